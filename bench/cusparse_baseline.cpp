@@ -1,5 +1,7 @@
 #include "cusparse_baseline.hpp"
 
+#include <algorithm>
+
 namespace sddmm::bench {
 namespace {
 
@@ -19,6 +21,10 @@ DnMat make_dense(int64_t rows, int64_t cols, int64_t ld, const float* data, cusp
   BENCH_CUSPARSE(cusparseCreateDnMat(&d, rows, cols, ld, const_cast<float*>(data), CUDA_R_32F, order));
   return DnMat(d);
 }
+
+// A workspace of at least one byte: cuSPARSE is then never handed a null buffer, whatever it makes
+// of a zero size.
+DeviceBuffer workspace(size_t bytes) { return DeviceBuffer(std::max<size_t>(bytes, 1)); }
 
 }  // namespace
 
@@ -82,7 +88,7 @@ void CusparseSddmm::build(const HostMatrix& m, const std::vector<CsrArrays>& csr
     BENCH_CUSPARSE(cusparseSDDMM_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, op_x2_, &kOne, set.x1.get(),
                                             set.x2.get(), &kZero, set.c.get(), CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT,
                                             &bytes));
-    set.buffer = DeviceBuffer(bytes);
+    set.buffer = workspace(bytes);
     // Each matC has its own buffer: cuSPARSE keeps one active preprocess buffer per matC.
     BENCH_CUSPARSE(cusparseSDDMM_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, op_x2_, &kOne, set.x1.get(),
                                             set.x2.get(), &kZero, set.c.get(), CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT,
@@ -119,7 +125,7 @@ CusparseSpmm::CusparseSpmm(cusparseHandle_t handle, const HostMatrix& m, const s
     BENCH_CUSPARSE(cusparseSpMM_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                            &kOne, set.a.get(), set.x.get(), &kZero, set.y.get(), CUDA_R_32F,
                                            algorithm_.id, &bytes));
-    set.buffer = DeviceBuffer(bytes);
+    set.buffer = workspace(bytes);
     BENCH_CUSPARSE(cusparseSpMM_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                            &kOne, set.a.get(), set.x.get(), &kZero, set.y.get(), CUDA_R_32F,
                                            algorithm_.id, set.buffer.get()));

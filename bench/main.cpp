@@ -6,6 +6,7 @@
 #include <cusparse.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <exception>
@@ -105,7 +106,7 @@ int run(const Options& options, const std::vector<MatrixSpec>& specs) {
   const CusparseHandle cusparse(stream.get());
   const RunInfo info = run_info(options, device, cusparse.get());
   log(device.name + ", " + std::to_string(device.sm_count) + " SMs, L2 " + std::to_string(device.l2_bytes >> 20) +
-      " MiB, copy bandwidth " + std::to_string(static_cast<int>(device.copy_gbs)) + " GB/s; libsddmm " +
+      " MiB, copy bandwidth " + std::to_string(std::lround(device.copy_gbs)) + " GB/s; libsddmm " +
       std::to_string(info.library_version) + ", cuSPARSE " + std::to_string(info.cusparse_version));
   const CaseContext ctx{options, device, stream.get(), cusparse.get(), log};
 
