@@ -40,6 +40,7 @@ struct DevicePattern {
   OuterSplit<I> row_split;           // rows by length, for SpMM
   OuterSplit<I> col_split;           // columns by length, for transposed SpMM
   int64_t heavy_threshold = 0;       // entries above which an outer index is heavy
+  int resident_blocks = 1;           // 256-thread blocks the device holds at once (persistent grids)
   PatternStats stats;
 };
 

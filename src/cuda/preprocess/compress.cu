@@ -172,6 +172,14 @@ int64_t heavy_threshold() {
   return kSpmmHeavyRowEntries;
 }
 
+// Blocks of 256 threads that the device runs at once: multiprocessors x (threads per SM / 256).
+int resident_blocks(int device) {
+  int sms = 0, threads = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  check(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device), "cudaDeviceGetAttribute");
+  return sms * (threads / 256 > 0 ? threads / 256 : 1);
+}
+
 }  // namespace
 
 template <typename T, typename I>
@@ -237,6 +245,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.col_offsets = offsets_from_sorted(csc_col.get(), nnz, info.cols, stream);
 
   p.heavy_threshold = heavy_threshold();
+  p.resident_blocks = resident_blocks(info.device_id);
   p.row_split = split_by_length<I>(p.row_offsets, info.rows, p.heavy_threshold, stream);
   p.col_split = split_by_length<I>(p.col_offsets, info.cols, p.heavy_threshold, stream);
   p.stats.max_row_length = longest(p.row_offsets, info.rows, stream);

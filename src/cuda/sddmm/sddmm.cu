@@ -16,28 +16,34 @@ struct SddmmChoice {
 //  - kVector16 when K is contiguous in both operands (x1 row-major, x2 column-major), 16-byte
 //    aligned, and K a multiple of the vector width: every lane loads 16 bytes per step.
 //  - kStrided otherwise (any layout, odd K, offset pointers): scalar loads, correct everywhere.
-//  - group: the fewest lanes that cover K in one step, capped at a warp, so that short K packs
-//    several entries into a warp instead of idling lanes (K = 32 float: 8 lanes x 4 floats).
+//  - group: the fewest lanes that cover K in kStepsPerLane steps, capped at a warp: short K packs
+//    several entries into a warp instead of idling lanes (K = 32 float: 4 lanes x 2 float4 steps),
+//    and each lane has a couple of loads per entry besides the kEntriesPerGroup in flight.
+//    Measured (H200, uniform 8000^2 640k, K = 128): 1 step per lane with 1 entry in flight
+//    0.274 ms; see bench/RESULTS.md for the version with 2 steps and 4 entries.
 template <typename T>
 SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2) {
+  constexpr int64_t kStepsPerLane = 2;
   constexpr int kVec = 16 / static_cast<int>(sizeof(T));
   const int64_t k = x1.cols;
   const bool contiguous_k = x1.col_stride() == 1 && x2.row_stride() == 1;
   const bool aligned = is_aligned(x1.data, 16) && is_aligned(x2.data, 16) && (x1.ld * int64_t{sizeof(T)}) % 16 == 0 &&
                        (x2.ld * int64_t{sizeof(T)}) % 16 == 0;
   const bool vector = contiguous_k && aligned && k % kVec == 0;
-  const int64_t steps = vector ? k / kVec : k;
+  const int64_t steps = (vector ? k / kVec : k) / kStepsPerLane;
   int group = 1;
   while (group < 32 && group < steps) group *= 2;
   return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group};
 }
 
+// A persistent grid: as many blocks as fit on the GPU at once (fewer for small problems), each
+// looping over the entries; millions of short-lived blocks cost more in scheduling than they do.
 template <typename Config, typename I>
-void launch(const SddmmArgs<typename Config::Scalar, I>& args, cudaStream_t stream) {
+void launch(const SddmmArgs<typename Config::Scalar, I>& args, int resident_blocks, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
-  const int64_t threads = args.nnz * args.group;
-  const int64_t blocks = (threads + kThreads - 1) / kThreads;
-  const int grid = static_cast<int>(blocks < (int64_t{1} << 30) ? blocks : (int64_t{1} << 30));
+  const int64_t per_block = int64_t{kThreads / 32} * (32 / args.group) * Config::kEntriesPerGroup;
+  const int64_t needed = (args.nnz + per_block - 1) / per_block;
+  const int grid = static_cast<int>(needed < resident_blocks ? needed : resident_blocks);
   sddmm_entry_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
   check_launch("sddmm_entry_kernel");
 }
@@ -63,8 +69,8 @@ void run_sddmm(const DevicePattern<T, I>& a, const DenseView& x1, const DenseVie
   const SddmmChoice choice = choose_sddmm_kernel<T>(x1, x2);
   args.group = choice.group;
   switch (choice.kernel) {
-    case SddmmKernel::kVector16: launch<SddmmConfig<T, 16>, I>(args, stream); return;
-    case SddmmKernel::kStrided: launch<SddmmConfig<T, 0>, I>(args, stream); return;
+    case SddmmKernel::kVector16: launch<SddmmConfig<T, 16>, I>(args, a.resident_blocks, stream); return;
+    case SddmmKernel::kStrided: launch<SddmmConfig<T, 0>, I>(args, a.resident_blocks, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SDDMM kernel for this call");
 }

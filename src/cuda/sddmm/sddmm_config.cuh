@@ -14,7 +14,11 @@ struct SddmmConfig {
   static constexpr int kVec = kVectorBytes == 0 ? 1 : kVectorBytes / static_cast<int>(sizeof(T));
   static constexpr bool kStrided = kVectorBytes == 0;
   static constexpr int kThreadsPerBlock = 256;
+  // Entries each lane group carries per iteration, their loads all issued before any arithmetic:
+  // memory-level parallelism for a gather whose every load misses L1.
+  static constexpr int kEntriesPerGroup = 4;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
+  static_assert(kEntriesPerGroup >= 1 && kEntriesPerGroup <= 8, "entries in flight per group");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
 };

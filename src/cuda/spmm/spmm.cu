@@ -33,13 +33,14 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y) {
 }
 
 template <typename Config, typename I>
-void launch(SpmmArgs<typename Config::Scalar, I> args, const OuterSplit<I>& split, cudaStream_t stream) {
+void launch(SpmmArgs<typename Config::Scalar, I> args, const OuterSplit<I>& split, int resident_blocks, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
   if (!split.light.empty()) {
+    // Light rows: a persistent grid (at most what the device holds at once) looping over the list.
     args.outer_list = split.light.get();
     args.outer_count = split.light.size();
     const int64_t blocks = (args.outer_count * args.group + kThreads - 1) / kThreads;
-    const int grid = static_cast<int>(blocks < (int64_t{1} << 30) ? blocks : (int64_t{1} << 30));
+    const int grid = static_cast<int>(blocks < resident_blocks ? blocks : resident_blocks);
     spmm_row_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
     check_launch("spmm_row_kernel");
   }
@@ -73,8 +74,8 @@ void run_spmm(const DevicePattern<T, I>& a, const DenseView& x, const DenseView&
   const SpmmChoice choice = choose_spmm_kernel<T>(x, y);
   args.group = choice.group;
   switch (choice.kernel) {
-    case SpmmKernel::kVector16: launch<SpmmConfig<T, 16>, I>(args, split, stream); return;
-    case SpmmKernel::kStrided: launch<SpmmConfig<T, 0>, I>(args, split, stream); return;
+    case SpmmKernel::kVector16: launch<SpmmConfig<T, 16>, I>(args, split, a.resident_blocks, stream); return;
+    case SpmmKernel::kStrided: launch<SpmmConfig<T, 0>, I>(args, split, a.resident_blocks, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SpMM kernel for this call");
 }

@@ -14,7 +14,10 @@ struct SpmmConfig {
   static constexpr int kVec = kVectorBytes == 0 ? 1 : kVectorBytes / static_cast<int>(sizeof(T));
   static constexpr bool kStrided = kVectorBytes == 0;
   static constexpr int kThreadsPerBlock = 256;
+  // Entries whose X rows each lane loads before accumulating them (memory-level parallelism).
+  static constexpr int kEntriesInFlight = 4;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
+  static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 8, "entries in flight per lane");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
 };

@@ -10,25 +10,53 @@
 
 namespace sddmm::cuda {
 
-// Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end).
+// x(i, j .. j + kVec) for the strided and the vector path.
+template <typename Config, typename I>
+__device__ __forceinline__ Vector<typename Config::Scalar, Config::kVec> load_x(const SpmmArgs<typename Config::Scalar, I>& a,
+                                                                                int64_t i, int64_t j) {
+  const typename Config::Scalar* xr = a.x + i * a.x_row_stride;
+  if constexpr (Config::kStrided) {
+    return Vector<typename Config::Scalar, 1>{{xr[j * a.x_col_stride]}};
+  } else {
+    return load_vector<typename Config::Scalar, Config::kVec>(xr + j);
+  }
+}
+
+// Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end), in entry order. Entries go
+// kEntriesInFlight at a time: their indices, values and X rows are all loaded before the
+// arithmetic, so several gathers are outstanding per lane instead of one.
 template <typename Config, typename I>
 __device__ __forceinline__ Vector<typename Config::Scalar, Config::kVec> accumulate_entries(
     const SpmmArgs<typename Config::Scalar, I>& a, int64_t begin, int64_t end, int64_t j) {
   using T = typename Config::Scalar;
   constexpr int kVec = Config::kVec;
+  constexpr int kU = Config::kEntriesInFlight;
   Vector<T, kVec> acc;
 #pragma unroll
   for (int t = 0; t < kVec; ++t) acc.v[t] = T(0);
-  for (int64_t e = begin; e < end; ++e) {
-    const T scale = a.value != nullptr ? a.value[e] : T(1);
-    const T* xr = a.x + static_cast<int64_t>(a.index[e]) * a.x_row_stride;
-    if constexpr (Config::kStrided) {
-      acc.v[0] += scale * xr[j * a.x_col_stride];
-    } else {
-      const Vector<T, kVec> xv = load_vector<T, kVec>(xr + j);
+  int64_t e = begin;
+  for (; e + kU <= end; e += kU) {
+    int64_t idx[kU];
+    T scale[kU];
+    Vector<T, kVec> xv[kU];
 #pragma unroll
-      for (int t = 0; t < kVec; ++t) acc.v[t] += scale * xv.v[t];
+    for (int u = 0; u < kU; ++u) {
+      idx[u] = static_cast<int64_t>(a.index[e + u]);
+      scale[u] = a.value != nullptr ? a.value[e + u] : T(1);
     }
+#pragma unroll
+    for (int u = 0; u < kU; ++u) xv[u] = load_x<Config, I>(a, idx[u], j);
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+#pragma unroll
+      for (int t = 0; t < kVec; ++t) acc.v[t] += scale[u] * xv[u].v[t];
+    }
+  }
+  for (; e < end; ++e) {
+    const T scale = a.value != nullptr ? a.value[e] : T(1);
+    const Vector<T, kVec> xv = load_x<Config, I>(a, static_cast<int64_t>(a.index[e]), j);
+#pragma unroll
+    for (int t = 0; t < kVec; ++t) acc.v[t] += scale * xv.v[t];
   }
   return acc;
 }
