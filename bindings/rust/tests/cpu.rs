@@ -23,7 +23,7 @@ const X1: [f64; 6] = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
 const X2_ROW_MAJOR: [f64; 8] = [1.0, 0.0, 2.0, -1.0, 0.0, 1.0, 1.0, 3.0];
 const X2_COL_MAJOR: [f64; 8] = [1.0, 0.0, 0.0, 1.0, 2.0, 1.0, -1.0, 3.0];
 // dot(X1[r], X2[:, c]) per COO entry: (2,3) 13, (0,1) 2, (1,0) 3, (2,2) 16, (0,3) 5; times the values:
-const SDDMM_COO: [f64; 5] = [52.0, 4.0, 9.0, 8.0, -5.0];
+const EXPECTED_COO: [f64; 5] = [52.0, 4.0, 9.0, 8.0, -5.0];
 
 fn coo_f64() -> SparseMatrix<f64> {
     SparseMatrix::from_coo(ROWS, COLS, &COO_ROW, &COO_COL, Some(&COO_VAL)).expect("create COO")
@@ -56,7 +56,7 @@ fn sddmm_coo_keeps_the_callers_entry_order() {
     for x2 in [Dense::row_major(&X2_ROW_MAJOR, 2, 4).unwrap(), Dense::col_major(&X2_COL_MAJOR, 2, 4).unwrap()] {
         let mut out = [f64::NAN; 5];
         a.sddmm(&x1, &x2, &mut out).unwrap();
-        assert_eq!(out, SDDMM_COO, "X2 {:?}", x2.shape().layout);
+        assert_eq!(out, EXPECTED_COO, "X2 {:?}", x2.shape().layout);
     }
 }
 
