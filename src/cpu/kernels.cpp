@@ -1,0 +1,58 @@
+#include "cpu/kernels.hpp"
+
+#include <algorithm>
+
+namespace sddmm::cpu {
+
+template <typename T>
+void sddmm(const Pattern<T>& a, const DenseView& x1, const DenseView& x2, T* out) {
+  const T* d1 = static_cast<const T*>(x1.data);
+  const T* d2 = static_cast<const T*>(x2.data);
+  const int64_t k_dim = x1.cols;
+  const int64_t rs1 = x1.row_stride(), ks1 = x1.col_stride();  // x1(i, k) = d1[i * rs1 + k * ks1]
+  const int64_t ks2 = x2.row_stride(), cs2 = x2.col_stride();  // x2(k, j) = d2[k * ks2 + j * cs2]
+  const int64_t nnz = static_cast<int64_t>(a.row.size());
+  const bool has_values = !a.value.empty();
+#pragma omp parallel for schedule(static)
+  for (int64_t p = 0; p < nnz; ++p) {
+    const T* u = d1 + a.row[p] * rs1;
+    const T* v = d2 + a.col[p] * cs2;
+    double acc = 0.0;
+    for (int64_t k = 0; k < k_dim; ++k) acc += static_cast<double>(u[k * ks1]) * static_cast<double>(v[k * ks2]);
+    const double scale = has_values ? static_cast<double>(a.value[p]) : 1.0;
+    out[p] = static_cast<T>(scale * acc);
+  }
+}
+
+template <typename T>
+void spmm(const Compressed<T>& a, int64_t outer, const DenseView& x, const DenseView& y) {
+  // Columns of Y are done in blocks of kBlock float64 accumulators that live on the stack.
+  constexpr int64_t kBlock = 16;
+  const T* dx = static_cast<const T*>(x.data);
+  T* dy = static_cast<T*>(y.data);
+  const int64_t n_dim = y.cols;
+  const int64_t rsx = x.row_stride(), csx = x.col_stride();
+  const int64_t rsy = y.row_stride(), csy = y.col_stride();
+  const bool has_values = !a.value.empty();
+#pragma omp parallel for schedule(dynamic, 64)
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t n0 = 0; n0 < n_dim; n0 += kBlock) {
+      const int64_t width = std::min(kBlock, n_dim - n0);
+      double acc[kBlock] = {};
+      for (int64_t e = a.offsets[o]; e < a.offsets[o + 1]; ++e) {
+        const double v = has_values ? static_cast<double>(a.value[e]) : 1.0;
+        const T* xr = dx + a.index[e] * rsx + n0 * csx;
+        for (int64_t j = 0; j < width; ++j) acc[j] += v * static_cast<double>(xr[j * csx]);
+      }
+      T* yr = dy + o * rsy + n0 * csy;
+      for (int64_t j = 0; j < width; ++j) yr[j * csy] = static_cast<T>(acc[j]);
+    }
+  }
+}
+
+template void sddmm<float>(const Pattern<float>&, const DenseView&, const DenseView&, float*);
+template void sddmm<double>(const Pattern<double>&, const DenseView&, const DenseView&, double*);
+template void spmm<float>(const Compressed<float>&, int64_t, const DenseView&, const DenseView&);
+template void spmm<double>(const Compressed<double>&, int64_t, const DenseView&, const DenseView&);
+
+}  // namespace sddmm::cpu

@@ -1,0 +1,60 @@
+#include "cuda/runtime.cuh"
+
+namespace sddmm::cuda {
+
+void check(cudaError_t status, const char* what) {
+  if (status == cudaSuccess) return;
+  (void)cudaGetLastError();  // clear a non-sticky error so the next call starts clean
+  if (status == cudaErrorMemoryAllocation) fail(SDDMM_STATUS_OUT_OF_MEMORY, what, ": device out of memory");
+  if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver) {
+    fail(SDDMM_STATUS_NO_DEVICE, what, ": ", cudaGetErrorString(status));
+  }
+  fail(SDDMM_STATUS_CUDA_ERROR, what, ": ", cudaGetErrorName(status), " (", cudaGetErrorString(status), ")");
+}
+
+void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
+
+DeviceGuard::DeviceGuard(int device) {
+  check(cudaGetDevice(&previous_), "cudaGetDevice");
+  if (previous_ != device) check(cudaSetDevice(device), "cudaSetDevice");
+}
+
+DeviceGuard::~DeviceGuard() {
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current != previous_ && previous_ >= 0) (void)cudaSetDevice(previous_);
+}
+
+void require_device(int device) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();
+    fail(SDDMM_STATUS_NO_DEVICE, "no usable CUDA device: ", cudaGetErrorName(status), " (", cudaGetErrorString(status), ")");
+  }
+  if (device >= count) fail(SDDMM_STATUS_NO_DEVICE, "device_id = ", device, " but ", count, " CUDA device(s) are visible");
+}
+
+void require_device_pointer(const void* ptr, int device, const char* name) {
+  if (ptr == nullptr) return;
+  cudaPointerAttributes attr{};
+  const cudaError_t status = cudaPointerGetAttributes(&attr, ptr);
+  if (status != cudaSuccess) {
+    (void)cudaGetLastError();
+    fail(SDDMM_STATUS_INVALID_POINTER, name, " is not a pointer CUDA knows (", cudaGetErrorName(status), ")");
+  }
+  switch (attr.type) {
+    case cudaMemoryTypeDevice:
+      if (attr.device != device) {
+        fail(SDDMM_STATUS_INVALID_POINTER, name, " is memory of CUDA device ", attr.device, " but the handle runs on device ", device);
+      }
+      return;
+    case cudaMemoryTypeManaged:
+    case cudaMemoryTypeHost:
+      return;
+    default:
+      fail(SDDMM_STATUS_INVALID_POINTER, name, " is host memory, but the handle runs on CUDA device ", device,
+           ": pass device memory");
+  }
+}
+
+}  // namespace sddmm::cuda

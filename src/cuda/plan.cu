@@ -1,0 +1,79 @@
+// The CUDA backend's Plan: checks the device and pointer locations, builds the device pattern once,
+// and forwards each execute to its kernel family on the caller's stream.
+#include <cstdint>
+#include <limits>
+#include <memory>
+
+#include "core/matrix.hpp"
+#include "cuda/pattern.cuh"
+#include "cuda/sddmm/sddmm.cuh"
+#include "cuda/spmm/spmm.cuh"
+
+namespace sddmm {
+namespace cuda {
+namespace {
+
+template <typename T, typename I>
+class CudaPlan final : public Plan {
+ public:
+  CudaPlan(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) : device_(info.device_id) {
+    DeviceGuard guard(device_);
+    pattern_ = std::make_unique<DevicePattern<T, I>>(build_device_pattern<T, I>(info, input, stream));
+  }
+
+  ~CudaPlan() override {
+    // Free on the plan's device; errors are ignored so that destroy never fails.
+    int previous = -1;
+    const bool switched = cudaGetDevice(&previous) == cudaSuccess && previous != device_ && cudaSetDevice(device_) == cudaSuccess;
+    pattern_.reset();
+    if (switched) (void)cudaSetDevice(previous);
+  }
+
+  void sddmm(const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t /*out_dtype*/, void* stream) const override {
+    DeviceGuard guard(device_);
+    require_device_pointer(x1.data, device_, "x1.data");
+    require_device_pointer(x2.data, device_, "x2.data");
+    require_device_pointer(out, device_, "out");
+    run_sddmm(*pattern_, x1, x2, static_cast<T*>(out), as_stream(stream));
+  }
+
+  void spmm(const DenseView& x, const DenseView& y, bool transpose, void* stream) const override {
+    DeviceGuard guard(device_);
+    require_device_pointer(x.data, device_, "x.data");
+    require_device_pointer(y.data, device_, "y.data");
+    run_spmm(*pattern_, x, y, transpose, as_stream(stream));
+  }
+
+ private:
+  int device_;
+  std::unique_ptr<DevicePattern<T, I>> pattern_;
+};
+
+template <typename T>
+std::unique_ptr<Plan> make_plan_for(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
+  // 32-bit plan indices halve index traffic; 64-bit only when a dimension or nnz needs it.
+  constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
+  if (info.rows <= kMax32 && info.cols <= kMax32 && info.nnz <= kMax32) {
+    return std::make_unique<CudaPlan<T, int32_t>>(info, input, stream);
+  }
+  return std::make_unique<CudaPlan<T, int64_t>>(info, input, stream);
+}
+
+}  // namespace
+}  // namespace cuda
+
+std::unique_ptr<Plan> make_cuda_plan(const MatrixInfo& info, const SparseInput& input, void* stream) {
+  cuda::require_device(info.device_id);
+  cuda::DeviceGuard guard(info.device_id);
+  const bool csr = input.format == SparseInput::Format::kCsr;
+  cuda::require_device_pointer(input.rows, info.device_id, csr ? "row_offsets" : "row_idx");
+  cuda::require_device_pointer(input.cols, info.device_id, "col_idx");
+  if (info.has_values) cuda::require_device_pointer(input.values, info.device_id, "values");
+  switch (info.value_dtype) {
+    case SDDMM_DTYPE_FLOAT32: return cuda::make_plan_for<float>(info, input, cuda::as_stream(stream));
+    case SDDMM_DTYPE_FLOAT64: return cuda::make_plan_for<double>(info, input, cuda::as_stream(stream));
+    default: fail(SDDMM_STATUS_NOT_SUPPORTED, "the CUDA backend does not support value dtype ", int(info.value_dtype));
+  }
+}
+
+}  // namespace sddmm

@@ -1,0 +1,71 @@
+// CUDA runtime plumbing for the backend: errors as sddmm::Error, owning device arrays, the device
+// guard that runs a call on the handle's device, and checks of where caller pointers live.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <utility>
+
+#include "core/error.hpp"
+
+namespace sddmm::cuda {
+
+// Throws for a failed runtime call: OUT_OF_MEMORY for allocation failures, CUDA_ERROR otherwise.
+void check(cudaError_t status, const char* what);
+
+// Launch errors (bad configuration) are read right after a launch; this never synchronises.
+void check_launch(const char* kernel);
+
+// An owning, typed device allocation (cudaMalloc at creation time only).
+template <typename T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  explicit DeviceArray(int64_t count) : count_(count) {
+    if (count > 0) check(cudaMalloc(reinterpret_cast<void**>(&ptr_), static_cast<size_t>(count) * sizeof(T)), "cudaMalloc");
+  }
+  ~DeviceArray() {
+    if (ptr_ != nullptr) cudaFree(ptr_);  // errors ignored: destroy never fails or aborts
+  }
+  DeviceArray(DeviceArray&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceArray& operator=(DeviceArray&& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(count_, o.count_);
+    return *this;
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+
+  T* get() const { return ptr_; }
+  int64_t size() const { return count_; }
+  bool empty() const { return ptr_ == nullptr; }
+
+ private:
+  T* ptr_ = nullptr;
+  int64_t count_ = 0;
+};
+
+// Makes `device` current for the guard's lifetime and restores the caller's device after.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device);
+  ~DeviceGuard();
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+// Throws NO_DEVICE when the driver or the device is missing; also surfaces a sticky error left in
+// the context by earlier work as CUDA_ERROR.
+void require_device(int device);
+
+// Throws INVALID_POINTER unless `ptr` is device or managed memory usable on `device` (or host
+// memory registered with CUDA). NULL is accepted: emptiness is checked elsewhere.
+void require_device_pointer(const void* ptr, int device, const char* name);
+
+inline cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
+
+}  // namespace sddmm::cuda

@@ -1,0 +1,77 @@
+#include "cuda/sddmm/sddmm.cuh"
+
+#include "cuda/sddmm/sddmm_kernel.cuh"
+
+namespace sddmm::cuda {
+namespace {
+
+enum class SddmmKernel { kVector16, kStrided };
+
+struct SddmmChoice {
+  SddmmKernel kernel;
+  int group;  // lanes per entry
+};
+
+// The one place that picks an SDDMM kernel for a call.
+//  - kVector16 when K is contiguous in both operands (x1 row-major, x2 column-major), 16-byte
+//    aligned, and K a multiple of the vector width: every lane loads 16 bytes per step.
+//  - kStrided otherwise (any layout, odd K, offset pointers): scalar loads, correct everywhere.
+//  - group: the fewest lanes that cover K in one step, capped at a warp, so that short K packs
+//    several entries into a warp instead of idling lanes (K = 32 float: 8 lanes x 4 floats).
+template <typename T>
+SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2) {
+  constexpr int kVec = 16 / static_cast<int>(sizeof(T));
+  const int64_t k = x1.cols;
+  const bool contiguous_k = x1.col_stride() == 1 && x2.row_stride() == 1;
+  const bool aligned = is_aligned(x1.data, 16) && is_aligned(x2.data, 16) && (x1.ld * int64_t{sizeof(T)}) % 16 == 0 &&
+                       (x2.ld * int64_t{sizeof(T)}) % 16 == 0;
+  const bool vector = contiguous_k && aligned && k % kVec == 0;
+  const int64_t steps = vector ? k / kVec : k;
+  int group = 1;
+  while (group < 32 && group < steps) group *= 2;
+  return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group};
+}
+
+template <typename Config, typename I>
+void launch(const SddmmArgs<typename Config::Scalar, I>& args, cudaStream_t stream) {
+  constexpr int kThreads = Config::kThreadsPerBlock;
+  const int64_t threads = args.nnz * args.group;
+  const int64_t blocks = (threads + kThreads - 1) / kThreads;
+  const int grid = static_cast<int>(blocks < (int64_t{1} << 30) ? blocks : (int64_t{1} << 30));
+  sddmm_entry_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
+  check_launch("sddmm_entry_kernel");
+}
+
+}  // namespace
+
+template <typename T, typename I>
+void run_sddmm(const DevicePattern<T, I>& a, const DenseView& x1, const DenseView& x2, T* out, cudaStream_t stream) {
+  SddmmArgs<T, I> args;
+  args.nnz = a.nnz;
+  args.k = x1.cols;
+  args.entry_row = a.entry_row.get();
+  args.entry_col = a.entry_col.get();
+  args.entry_value = a.entry_value.get();
+  args.caller_position = a.caller_position.get();
+  args.x1 = static_cast<const T*>(x1.data);
+  args.x1_row_stride = x1.row_stride();
+  args.x1_k_stride = x1.col_stride();
+  args.x2 = static_cast<const T*>(x2.data);
+  args.x2_k_stride = x2.row_stride();
+  args.x2_col_stride = x2.col_stride();
+  args.out = out;
+  const SddmmChoice choice = choose_sddmm_kernel<T>(x1, x2);
+  args.group = choice.group;
+  switch (choice.kernel) {
+    case SddmmKernel::kVector16: launch<SddmmConfig<T, 16>, I>(args, stream); return;
+    case SddmmKernel::kStrided: launch<SddmmConfig<T, 0>, I>(args, stream); return;
+  }
+  fail(SDDMM_STATUS_NOT_SUPPORTED, "no SDDMM kernel for this call");
+}
+
+template void run_sddmm<float, int32_t>(const DevicePattern<float, int32_t>&, const DenseView&, const DenseView&, float*, cudaStream_t);
+template void run_sddmm<float, int64_t>(const DevicePattern<float, int64_t>&, const DenseView&, const DenseView&, float*, cudaStream_t);
+template void run_sddmm<double, int32_t>(const DevicePattern<double, int32_t>&, const DenseView&, const DenseView&, double*, cudaStream_t);
+template void run_sddmm<double, int64_t>(const DevicePattern<double, int64_t>&, const DenseView&, const DenseView&, double*, cudaStream_t);
+
+}  // namespace sddmm::cuda

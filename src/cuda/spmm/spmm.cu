@@ -1,0 +1,74 @@
+#include "cuda/spmm/spmm.cuh"
+
+#include "cuda/spmm/spmm_kernel.cuh"
+
+namespace sddmm::cuda {
+namespace {
+
+enum class SpmmKernel { kVector16, kStrided };
+
+struct SpmmChoice {
+  SpmmKernel kernel;
+  int group;  // lanes per output row
+};
+
+// The one place that picks an SpMM kernel for a call.
+//  - kVector16 when rows of X and Y are contiguous (both row-major), 16-byte aligned, and N a
+//    multiple of the vector width; kStrided otherwise (column-major operands, odd N, offsets).
+//  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
+//    rows into one warp.
+template <typename T>
+SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y) {
+  constexpr int kVec = 16 / static_cast<int>(sizeof(T));
+  const int64_t n = y.cols;
+  const bool contiguous = x.col_stride() == 1 && y.col_stride() == 1;
+  const bool aligned = is_aligned(x.data, 16) && is_aligned(y.data, 16) && (x.ld * int64_t{sizeof(T)}) % 16 == 0 &&
+                       (y.ld * int64_t{sizeof(T)}) % 16 == 0;
+  const bool vector = contiguous && aligned && n % kVec == 0;
+  const int64_t steps = vector ? n / kVec : n;
+  int group = 1;
+  while (group < 32 && group < steps) group *= 2;
+  return {vector ? SpmmKernel::kVector16 : SpmmKernel::kStrided, group};
+}
+
+template <typename Config, typename I>
+void launch(const SpmmArgs<typename Config::Scalar, I>& args, cudaStream_t stream) {
+  constexpr int kThreads = Config::kThreadsPerBlock;
+  const int64_t threads = args.outer * args.group;
+  const int64_t blocks = (threads + kThreads - 1) / kThreads;
+  const int grid = static_cast<int>(blocks < (int64_t{1} << 30) ? (blocks > 0 ? blocks : 1) : (int64_t{1} << 30));
+  spmm_row_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
+  check_launch("spmm_row_kernel");
+}
+
+}  // namespace
+
+template <typename T, typename I>
+void run_spmm(const DevicePattern<T, I>& a, const DenseView& x, const DenseView& y, bool transpose, cudaStream_t stream) {
+  SpmmArgs<T, I> args;
+  args.outer = transpose ? a.cols : a.rows;
+  args.n = y.cols;
+  args.offsets = transpose ? a.col_offsets.get() : a.row_offsets.get();
+  args.index = transpose ? a.csc_row.get() : a.entry_col.get();
+  args.value = transpose ? a.csc_value.get() : a.entry_value.get();
+  args.x = static_cast<const T*>(x.data);
+  args.x_row_stride = x.row_stride();
+  args.x_col_stride = x.col_stride();
+  args.y = static_cast<T*>(y.data);
+  args.y_row_stride = y.row_stride();
+  args.y_col_stride = y.col_stride();
+  const SpmmChoice choice = choose_spmm_kernel<T>(x, y);
+  args.group = choice.group;
+  switch (choice.kernel) {
+    case SpmmKernel::kVector16: launch<SpmmConfig<T, 16>, I>(args, stream); return;
+    case SpmmKernel::kStrided: launch<SpmmConfig<T, 0>, I>(args, stream); return;
+  }
+  fail(SDDMM_STATUS_NOT_SUPPORTED, "no SpMM kernel for this call");
+}
+
+template void run_spmm<float, int32_t>(const DevicePattern<float, int32_t>&, const DenseView&, const DenseView&, bool, cudaStream_t);
+template void run_spmm<float, int64_t>(const DevicePattern<float, int64_t>&, const DenseView&, const DenseView&, bool, cudaStream_t);
+template void run_spmm<double, int32_t>(const DevicePattern<double, int32_t>&, const DenseView&, const DenseView&, bool, cudaStream_t);
+template void run_spmm<double, int64_t>(const DevicePattern<double, int64_t>&, const DenseView&, const DenseView&, bool, cudaStream_t);
+
+}  // namespace sddmm::cuda

@@ -1,0 +1,40 @@
+// The SpMM kernel family's compile-time configuration and run-time arguments.
+#pragma once
+
+#include <cstdint>
+
+namespace sddmm::cuda {
+
+// kVectorBytes: bytes each lane loads from a row of X and stores to Y per step (16 = 128-bit; 0 =
+// scalar with arbitrary strides).
+template <typename T, int kVectorBytes>
+struct SpmmConfig {
+  using Scalar = T;
+  using Accumulator = T;
+  static constexpr int kVec = kVectorBytes == 0 ? 1 : kVectorBytes / static_cast<int>(sizeof(T));
+  static constexpr bool kStrided = kVectorBytes == 0;
+  static constexpr int kThreadsPerBlock = 256;
+  static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
+  static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");
+  static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
+};
+
+// One launch: y(o, :) = sum over entries e of outer index o of value[e] * x(index[e], :), for every
+// o < outer; a group of `group` lanes owns one output row and splits N across its lanes.
+template <typename T, typename I>
+struct SpmmArgs {
+  int64_t outer = 0;
+  int64_t n = 0;
+  const int64_t* offsets = nullptr;  // (outer + 1)
+  const I* index = nullptr;          // (nnz) inner index of each entry
+  const T* value = nullptr;          // (nnz) or nullptr: ones
+  const T* x = nullptr;              // x(i, j) = x[i * x_row_stride + j * x_col_stride]
+  int64_t x_row_stride = 0;
+  int64_t x_col_stride = 0;
+  T* y = nullptr;                    // y(o, j) = y[o * y_row_stride + j * y_col_stride]
+  int64_t y_row_stride = 0;
+  int64_t y_col_stride = 0;
+  int group = 32;
+};
+
+}  // namespace sddmm::cuda

@@ -1,0 +1,26 @@
+// The CUDA backend against the float64 reference, over the same suite as the CPU backend. These run
+// only as the "gpu" test suite (ctest: sddmm_tests_gpu), which reports itself skipped without a GPU.
+#include <doctest/doctest.h>
+
+#include "cases.hpp"
+
+namespace sddmm::test {
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu: SDDMM matches the float64 reference on every suite case") {
+    for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+  }
+
+  TEST_CASE("gpu: SpMM and transposed SpMM match the float64 reference on every suite case") {
+    for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+  }
+
+  TEST_CASE("gpu: real graphs from Matrix Market files") {
+    const auto sddmm = graph_sddmm_cases();
+    REQUIRE_MESSAGE(sddmm.size() == 5, "expected the 5 graphs of shared/data in ", SDDMM_TEST_DATA_DIR);
+    for (const auto& c : sddmm) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    for (const auto& c : graph_spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+  }
+}
+
+}  // namespace sddmm::test

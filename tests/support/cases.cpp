@@ -1,0 +1,174 @@
+#include "cases.hpp"
+
+#include <filesystem>
+#include <string>
+
+#include "matrix_market.hpp"
+
+namespace sddmm::test {
+namespace {
+
+using testkit::CooMatrix;
+
+// 300 x 200 with every 7th row empty and row 5 holding 3000 entries (heavy row, many duplicates).
+CooMatrix skewed(uint64_t seed) {
+  CooMatrix a = random_coo(300, 200, 4000, seed);
+  for (int64_t p = 0; p < a.nnz(); ++p) {
+    if (a.row[p] % 7 == 0) a.row[p] = 5;
+  }
+  Rng rng(seed + 1);
+  for (int i = 0; i < 3000; ++i) {
+    a.row.push_back(5);
+    a.col.push_back(rng.below(200));
+    a.val.push_back(rng.uniform(-1, 1));
+  }
+  return a;
+}
+
+// Many exact duplicates of a few entries, unsorted.
+CooMatrix duplicates(uint64_t seed) {
+  CooMatrix a = random_coo(40, 30, 50, seed);
+  const CooMatrix copy = a;
+  for (int rep = 0; rep < 4; ++rep) {
+    a.row.insert(a.row.begin(), copy.row.begin(), copy.row.end());
+    a.col.insert(a.col.begin(), copy.col.begin(), copy.col.end());
+    a.val.insert(a.val.begin(), copy.val.begin(), copy.val.end());
+  }
+  return a;
+}
+
+CooMatrix empty_matrix(int64_t rows, int64_t cols) {
+  CooMatrix a;
+  a.rows = rows;
+  a.cols = cols;
+  return a;
+}
+
+}  // namespace
+
+std::vector<SddmmCase> sddmm_cases() {
+  std::vector<SddmmCase> cases;
+  uint64_t seed = 100;
+  for (int64_t k : {1, 2, 3, 4, 5, 7, 8, 31, 32, 33, 64, 127, 128, 255, 256, 512}) {
+    SddmmCase c{"K sweep", random_coo(97, 113, 900, seed), k};
+    c.seed = seed++;
+    cases.push_back(c);
+  }
+  for (sddmm_dtype_t t : {SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT64}) {
+    for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
+      for (bool csr : {false, true}) {
+        SddmmCase c{"dtype/index/format", skewed(seed), 64, t, it, csr};
+        c.seed = seed++;
+        cases.push_back(c);
+      }
+    }
+  }
+  for (sddmm_layout_t l1 : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
+    for (sddmm_layout_t l2 : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
+      for (int64_t pad : {0, 3}) {
+        for (int64_t k : {5, 128}) {
+          SddmmCase c{"layouts and leading dimensions", random_coo(64, 80, 700, seed), k};
+          c.x1_layout = l1, c.x2_layout = l2, c.ld_pad = pad, c.seed = seed++;
+          cases.push_back(c);
+        }
+      }
+    }
+  }
+  SddmmCase outer{"1-D operands (K = 1, outer product)", random_coo(50, 60, 400, seed), 1};
+  cases.push_back(outer);
+  SddmmCase dup{"duplicate unsorted entries", duplicates(seed + 1), 33};
+  cases.push_back(dup);
+  SddmmCase no_values{"no values (all ones)", random_coo(70, 90, 600, seed + 2, false), 32};
+  cases.push_back(no_values);
+  SddmmCase rect{"rectangular tall", random_coo(1000, 17, 3000, seed + 3), 32};
+  cases.push_back(rect);
+  SddmmCase wide{"rectangular wide", random_coo(9, 2000, 3000, seed + 4), 128};
+  cases.push_back(wide);
+  cases.push_back(SddmmCase{"nnz = 0", empty_matrix(10, 10), 16});
+  cases.push_back(SddmmCase{"rows = 0", empty_matrix(0, 10), 16});
+  SddmmCase k0{"K = 0", random_coo(20, 20, 50, seed + 5), 0};
+  cases.push_back(k0);
+  return cases;
+}
+
+std::vector<SpmmCase> spmm_cases() {
+  std::vector<SpmmCase> cases;
+  uint64_t seed = 500;
+  for (int64_t n : {1, 2, 3, 4, 5, 7, 8, 31, 32, 33, 64, 127, 128, 255, 256, 512}) {
+    for (bool t : {false, true}) {
+      SpmmCase c{"N sweep", random_coo(97, 113, 900, seed), n, t};
+      c.seed = seed++;
+      cases.push_back(c);
+    }
+  }
+  for (sddmm_dtype_t dt : {SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT64}) {
+    for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
+      for (bool csr : {false, true}) {
+        for (bool t : {false, true}) {
+          SpmmCase c{"skewed rows: dtype/index/format", skewed(seed), 64, t, dt, it, csr};
+          c.seed = seed++;
+          cases.push_back(c);
+        }
+      }
+    }
+  }
+  for (sddmm_layout_t lx : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
+    for (sddmm_layout_t ly : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
+      for (int64_t pad : {0, 3}) {
+        SpmmCase c{"layouts and leading dimensions", random_coo(64, 80, 700, seed), 37, pad % 2 == 1};
+        c.x_layout = lx, c.y_layout = ly, c.ld_pad = pad, c.seed = seed++;
+        cases.push_back(c);
+      }
+    }
+  }
+  cases.push_back(SpmmCase{"duplicates are summed", duplicates(seed), 16});
+  cases.push_back(SpmmCase{"duplicates are summed (transpose)", duplicates(seed), 16, true});
+  cases.push_back(SpmmCase{"no values", random_coo(70, 90, 600, seed + 1, false), 32});
+  cases.push_back(SpmmCase{"rectangular", random_coo(1000, 17, 3000, seed + 2), 32});
+  cases.push_back(SpmmCase{"rectangular (transpose)", random_coo(1000, 17, 3000, seed + 2), 32, true});
+  cases.push_back(SpmmCase{"N = 1 (vector)", random_coo(300, 200, 2000, seed + 3), 1});
+  cases.push_back(SpmmCase{"nnz = 0 zero-fills Y", empty_matrix(10, 12), 8});
+  cases.push_back(SpmmCase{"nnz = 0 zero-fills Y (transpose)", empty_matrix(10, 12), 8, true});
+  cases.push_back(SpmmCase{"rows = 0", empty_matrix(0, 12), 8});
+  cases.push_back(SpmmCase{"rows = 0 (transpose)", empty_matrix(0, 12), 8, true});
+  return cases;
+}
+
+namespace {
+
+std::vector<std::string> graph_files() {
+  std::vector<std::string> files;
+  const std::filesystem::path dir(SDDMM_TEST_DATA_DIR);
+  for (const char* name : {"cora.mtx", "citeseer.mtx", "pubmed.mtx", "ca-CondMat.mtx", "p2p-Gnutella31.mtx"}) {
+    if (std::filesystem::exists(dir / name)) files.push_back((dir / name).string());
+  }
+  return files;
+}
+
+}  // namespace
+
+std::vector<SddmmCase> graph_sddmm_cases() {
+  std::vector<SddmmCase> cases;
+  uint64_t seed = 900;
+  for (const auto& f : graph_files()) {
+    SddmmCase c{f, testkit::read_matrix_market(f), 64};
+    c.seed = seed++;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+std::vector<SpmmCase> graph_spmm_cases() {
+  std::vector<SpmmCase> cases;
+  uint64_t seed = 950;
+  for (const auto& f : graph_files()) {
+    SpmmCase c{f, testkit::read_matrix_market(f), 64};
+    c.seed = seed++;
+    cases.push_back(c);
+    c.transpose = true;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+}  // namespace sddmm::test

@@ -1,0 +1,61 @@
+// Differential checks: run the library on a case, compare every output with the float64 reference
+// (testkit) under a rounding tolerance, after poisoning the outputs with NaN. Failures print the case
+// (name, seed, shape, layouts) so it can be reproduced.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "coo.hpp"
+#include "sddmm.h"
+
+namespace sddmm::test {
+
+struct SddmmCase {
+  std::string name;
+  testkit::CooMatrix a;
+  int64_t k = 32;
+  sddmm_dtype_t dtype = SDDMM_DTYPE_FLOAT32;
+  sddmm_index_type_t index_type = SDDMM_INDEX_INT32;
+  bool csr = false;  // create from CSR (the COO is sorted by row first; outputs in CSR order)
+  sddmm_layout_t x1_layout = SDDMM_LAYOUT_ROW_MAJOR;
+  sddmm_layout_t x2_layout = SDDMM_LAYOUT_COL_MAJOR;
+  int64_t ld_pad = 0;  // leading dimension = width + ld_pad (the padding holds NaN)
+  uint64_t seed = 1;
+};
+
+struct SpmmCase {
+  std::string name;
+  testkit::CooMatrix a;
+  int64_t n = 32;
+  bool transpose = false;
+  sddmm_dtype_t dtype = SDDMM_DTYPE_FLOAT32;
+  sddmm_index_type_t index_type = SDDMM_INDEX_INT32;
+  bool csr = false;
+  sddmm_layout_t x_layout = SDDMM_LAYOUT_ROW_MAJOR;
+  sddmm_layout_t y_layout = SDDMM_LAYOUT_ROW_MAJOR;
+  int64_t ld_pad = 0;
+  uint64_t seed = 1;
+};
+
+// Each runs the case on the backend and asserts (doctest CHECK/REQUIRE) full coverage and accuracy.
+void check_sddmm(sddmm_backend_t backend, const SddmmCase& c);
+void check_spmm(sddmm_backend_t backend, const SpmmCase& c);
+
+// Deterministic pseudo-random numbers for test data (splitmix64).
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t next();
+  double uniform(double lo, double hi);  // [lo, hi)
+  int64_t below(int64_t n);              // [0, n)
+
+ private:
+  uint64_t state_;
+};
+
+// Small pattern builders for the cases.
+testkit::CooMatrix random_coo(int64_t rows, int64_t cols, int64_t nnz, uint64_t seed, bool with_values = true);
+testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a);  // stable
+
+}  // namespace sddmm::test
