@@ -27,15 +27,21 @@ fn main() {
 }
 
 fn pkg_config_libs() -> Result<String, String> {
+    let libs = pkg_config(&["--libs", "sddmm"])?;
+    // The .pc file is an input too: reinstalling the library elsewhere must relink.
+    let pc_dir = pkg_config(&["--variable=pcfiledir", "sddmm"])?;
+    println!("cargo:rerun-if-changed={}/sddmm.pc", pc_dir.trim());
+    Ok(libs)
+}
+
+fn pkg_config(args: &[&str]) -> Result<String, String> {
     let program = env::var("PKG_CONFIG").unwrap_or_else(|_| "pkg-config".to_string());
-    let output = Command::new(&program)
-        .args(["--libs", "sddmm"])
-        .output()
-        .map_err(|e| format!("could not run `{program}`: {e}"))?;
+    let command = format!("{program} {}", args.join(" "));
+    let output = Command::new(&program).args(args).output().map_err(|e| format!("could not run `{command}`: {e}"))?;
     if !output.status.success() {
-        return Err(format!("`{program} --libs sddmm` failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
+        return Err(format!("`{command}` failed: {}", String::from_utf8_lossy(&output.stderr).trim()));
     }
-    String::from_utf8(output.stdout).map_err(|e| format!("`{program}` printed non-UTF-8: {e}"))
+    String::from_utf8(output.stdout).map_err(|e| format!("`{command}` printed non-UTF-8: {e}"))
 }
 
 fn emit(flags: &str) {
