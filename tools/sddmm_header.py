@@ -23,7 +23,7 @@ class Type:
 
     def __str__(self) -> str:
         if self.kind == "ptr":
-            qualifier = {True: "const ", False: "", None: "?"}[self.const]
+            qualifier = "const " if self.const else ""  # None (Julia) cannot say: shown as non-const
             return f"{qualifier}{self.pointee}*"
         return f"enum {self.name}" if self.kind == "enum" else self.name
 
