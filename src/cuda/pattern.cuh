@@ -9,6 +9,14 @@
 
 namespace sddmm::cuda {
 
+// The outer indices (rows of CSR, columns of CSC) in two ascending lists: those with at most the
+// heavy-row threshold of entries, and the rest.
+template <typename I>
+struct OuterSplit {
+  DeviceArray<I> light;
+  DeviceArray<I> heavy;
+};
+
 // Per-matrix facts the kernel choice reads.
 struct PatternStats {
   int64_t max_row_length = 0;
@@ -29,6 +37,9 @@ struct DevicePattern {
   DeviceArray<int64_t> col_offsets;  // (cols + 1) CSC offsets
   DeviceArray<I> csc_row;            // (nnz) row of each entry, sorted by column (stable)
   DeviceArray<T> csc_value;          // (nnz) or empty
+  OuterSplit<I> row_split;           // rows by length, for SpMM
+  OuterSplit<I> col_split;           // columns by length, for transposed SpMM
+  int64_t heavy_threshold = 0;       // entries above which an outer index is heavy
   PatternStats stats;
 };
 
@@ -36,6 +47,10 @@ struct DevicePattern {
 // GPU and builds the pattern with CUB radix sorts. Runs on `stream` and synchronises it.
 template <typename T, typename I>
 DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream);
+
+// Light/heavy lists of a compressed pattern's outer indices (threshold: entries per outer index).
+template <typename I>
+OuterSplit<I> split_by_length(const DeviceArray<int64_t>& offsets, int64_t outer, int64_t threshold, cudaStream_t stream);
 
 // Validation on the device; each throws INDEX_OUT_OF_RANGE with the first bad position and value.
 void validate_indices(const void* indices, sddmm_index_type_t type, int64_t n, int64_t bound, const char* name,

@@ -1,5 +1,7 @@
 // The CUDA backend against the float64 reference, over the same suite as the CPU backend. These run
 // only as the "gpu" test suite (ctest: sddmm_tests_gpu), which reports itself skipped without a GPU.
+#include <cstdlib>
+
 #include <doctest/doctest.h>
 
 #include "cases.hpp"
@@ -13,6 +15,13 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("gpu: SpMM and transposed SpMM match the float64 reference on every suite case") {
     for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+  }
+
+  TEST_CASE("gpu: the heavy-row SpMM kernel on every suite case (all rows forced heavy)") {
+    // Plan creation reads this tuning override; 0 sends every non-empty row to the block-per-row kernel.
+    REQUIRE(setenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES", "0", 1) == 0);
+    for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+    REQUIRE(unsetenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES") == 0);
   }
 
   TEST_CASE("gpu: real graphs from Matrix Market files") {

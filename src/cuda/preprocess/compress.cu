@@ -3,9 +3,11 @@
 // sorted keys, and the permutation that returns SDDMM results in the caller's entry order.
 #include <cub/device/device_radix_sort.cuh>
 
+#include <cstdlib>
 #include <type_traits>
 
 #include "cuda/pattern.cuh"
+#include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
@@ -160,6 +162,16 @@ int64_t longest(const DeviceArray<int64_t>& offsets, int64_t outer, cudaStream_t
   return static_cast<int64_t>(result);
 }
 
+int64_t heavy_threshold() {
+  const char* env = std::getenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES");
+  if (env != nullptr) {
+    char* end = nullptr;
+    const long long v = std::strtoll(env, &end, 10);
+    if (end != env && *end == '\0' && v >= 0) return v;
+  }
+  return kSpmmHeavyRowEntries;
+}
+
 }  // namespace
 
 template <typename T, typename I>
@@ -224,6 +236,9 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   }
   p.col_offsets = offsets_from_sorted(csc_col.get(), nnz, info.cols, stream);
 
+  p.heavy_threshold = heavy_threshold();
+  p.row_split = split_by_length<I>(p.row_offsets, info.rows, p.heavy_threshold, stream);
+  p.col_split = split_by_length<I>(p.col_offsets, info.cols, p.heavy_threshold, stream);
   p.stats.max_row_length = longest(p.row_offsets, info.rows, stream);
   p.stats.max_col_length = longest(p.col_offsets, info.cols, stream);
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");

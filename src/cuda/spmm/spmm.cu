@@ -17,6 +17,7 @@ struct SpmmChoice {
 //    multiple of the vector width; kStrided otherwise (column-major operands, odd N, offsets).
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
+//  - Which rows go to the heavy-row kernel was decided at plan time (tuning.hpp, plan's split).
 template <typename T>
 SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y) {
   constexpr int kVec = 16 / static_cast<int>(sizeof(T));
@@ -32,13 +33,25 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y) {
 }
 
 template <typename Config, typename I>
-void launch(const SpmmArgs<typename Config::Scalar, I>& args, cudaStream_t stream) {
+void launch(SpmmArgs<typename Config::Scalar, I> args, const OuterSplit<I>& split, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
-  const int64_t threads = args.outer * args.group;
-  const int64_t blocks = (threads + kThreads - 1) / kThreads;
-  const int grid = static_cast<int>(blocks < (int64_t{1} << 30) ? (blocks > 0 ? blocks : 1) : (int64_t{1} << 30));
-  spmm_row_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
-  check_launch("spmm_row_kernel");
+  if (!split.light.empty()) {
+    args.outer_list = split.light.get();
+    args.outer_count = split.light.size();
+    const int64_t blocks = (args.outer_count * args.group + kThreads - 1) / kThreads;
+    const int grid = static_cast<int>(blocks < (int64_t{1} << 30) ? blocks : (int64_t{1} << 30));
+    spmm_row_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
+    check_launch("spmm_row_kernel");
+  }
+  if (!split.heavy.empty()) {
+    args.outer_list = split.heavy.get();
+    args.outer_count = split.heavy.size();
+    const int64_t tile_width = int64_t{args.group} * Config::kVec;
+    const int64_t blocks = args.outer_count * ((args.n + tile_width - 1) / tile_width);
+    if (blocks >= (int64_t{1} << 31)) fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many heavy rows x column tiles for one launch");
+    spmm_heavy_row_kernel<Config, I><<<static_cast<int>(blocks), kThreads, 0, stream>>>(args);
+    check_launch("spmm_heavy_row_kernel");
+  }
 }
 
 }  // namespace
@@ -46,7 +59,6 @@ void launch(const SpmmArgs<typename Config::Scalar, I>& args, cudaStream_t strea
 template <typename T, typename I>
 void run_spmm(const DevicePattern<T, I>& a, const DenseView& x, const DenseView& y, bool transpose, cudaStream_t stream) {
   SpmmArgs<T, I> args;
-  args.outer = transpose ? a.cols : a.rows;
   args.n = y.cols;
   args.offsets = transpose ? a.col_offsets.get() : a.row_offsets.get();
   args.index = transpose ? a.csc_row.get() : a.entry_col.get();
@@ -57,11 +69,12 @@ void run_spmm(const DevicePattern<T, I>& a, const DenseView& x, const DenseView&
   args.y = static_cast<T*>(y.data);
   args.y_row_stride = y.row_stride();
   args.y_col_stride = y.col_stride();
+  const OuterSplit<I>& split = transpose ? a.col_split : a.row_split;
   const SpmmChoice choice = choose_spmm_kernel<T>(x, y);
   args.group = choice.group;
   switch (choice.kernel) {
-    case SpmmKernel::kVector16: launch<SpmmConfig<T, 16>, I>(args, stream); return;
-    case SpmmKernel::kStrided: launch<SpmmConfig<T, 0>, I>(args, stream); return;
+    case SpmmKernel::kVector16: launch<SpmmConfig<T, 16>, I>(args, split, stream); return;
+    case SpmmKernel::kStrided: launch<SpmmConfig<T, 0>, I>(args, split, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SpMM kernel for this call");
 }

@@ -19,12 +19,14 @@ struct SpmmConfig {
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
 };
 
-// One launch: y(o, :) = sum over entries e of outer index o of value[e] * x(index[e], :), for every
-// o < outer; a group of `group` lanes owns one output row and splits N across its lanes.
+// One launch over a list of outer indices o: y(o, :) = sum over entries e of o of value[e] *
+// x(index[e], :). `group` lanes share one output row, each lane kVec columns per step; a column tile
+// is group * kVec columns.
 template <typename T, typename I>
 struct SpmmArgs {
-  int64_t outer = 0;
   int64_t n = 0;
+  const I* outer_list = nullptr;     // (outer_count) the outer indices this launch computes
+  int64_t outer_count = 0;
   const int64_t* offsets = nullptr;  // (outer + 1)
   const I* index = nullptr;          // (nnz) inner index of each entry
   const T* value = nullptr;          // (nnz) or nullptr: ones

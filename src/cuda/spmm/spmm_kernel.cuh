@@ -1,5 +1,8 @@
-// SpMM, row-parallel: a group of lanes owns one output row and walks that row's entries in plan
-// order (a fixed order: results are deterministic, no atomics), each lane accumulating kVec columns.
+// SpMM kernels. Both walk a row's entries in plan order and reduce in a fixed order: results are
+// deterministic, with no atomics and no workspace.
+//  - spmm_row_kernel: one lane group per light row (few entries), several rows per warp when N is small.
+//  - spmm_heavy_row_kernel: one block per (heavy row, column tile); the block's groups take contiguous
+//    slices of the row's entries and their partial sums are added in group order in shared memory.
 #pragma once
 
 #include "cuda/spmm/spmm_config.cuh"
@@ -7,37 +10,89 @@
 
 namespace sddmm::cuda {
 
+// Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end).
+template <typename Config, typename I>
+__device__ __forceinline__ Vector<typename Config::Scalar, Config::kVec> accumulate_entries(
+    const SpmmArgs<typename Config::Scalar, I>& a, int64_t begin, int64_t end, int64_t j) {
+  using T = typename Config::Scalar;
+  constexpr int kVec = Config::kVec;
+  Vector<T, kVec> acc;
+#pragma unroll
+  for (int t = 0; t < kVec; ++t) acc.v[t] = T(0);
+  for (int64_t e = begin; e < end; ++e) {
+    const T scale = a.value != nullptr ? a.value[e] : T(1);
+    const T* xr = a.x + static_cast<int64_t>(a.index[e]) * a.x_row_stride;
+    if constexpr (Config::kStrided) {
+      acc.v[0] += scale * xr[j * a.x_col_stride];
+    } else {
+      const Vector<T, kVec> xv = load_vector<T, kVec>(xr + j);
+#pragma unroll
+      for (int t = 0; t < kVec; ++t) acc.v[t] += scale * xv.v[t];
+    }
+  }
+  return acc;
+}
+
+template <typename Config, typename I>
+__device__ __forceinline__ void store_row_slice(const SpmmArgs<typename Config::Scalar, I>& a, int64_t o, int64_t j,
+                                                const Vector<typename Config::Scalar, Config::kVec>& acc) {
+  typename Config::Scalar* yr = a.y + o * a.y_row_stride;
+  if constexpr (Config::kStrided) {
+    yr[j * a.y_col_stride] = acc.v[0];
+  } else {
+    store_vector(yr + j, acc);
+  }
+}
+
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_row_kernel(const SpmmArgs<typename Config::Scalar, I> a) {
-  using T = typename Config::Scalar;
   constexpr int kVec = Config::kVec;
   const int group_lane = threadIdx.x & (a.group - 1);
   const int64_t stride = (int64_t{gridDim.x} * blockDim.x) / a.group;
-  for (int64_t o = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / a.group; o < a.outer; o += stride) {
+  for (int64_t item = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / a.group; item < a.outer_count; item += stride) {
+    const int64_t o = a.outer_list[item];
     const int64_t begin = a.offsets[o];
     const int64_t end = a.offsets[o + 1];
     for (int64_t j = int64_t{group_lane} * kVec; j < a.n; j += int64_t{a.group} * kVec) {
-      Vector<T, kVec> acc;
-#pragma unroll
-      for (int t = 0; t < kVec; ++t) acc.v[t] = T(0);
-      for (int64_t e = begin; e < end; ++e) {
-        const T scale = a.value != nullptr ? a.value[e] : T(1);
-        const T* xr = a.x + static_cast<int64_t>(a.index[e]) * a.x_row_stride;
-        if constexpr (Config::kStrided) {
-          acc.v[0] += scale * xr[j * a.x_col_stride];
-        } else {
-          const Vector<T, kVec> xv = load_vector<T, kVec>(xr + j);
-#pragma unroll
-          for (int t = 0; t < kVec; ++t) acc.v[t] += scale * xv.v[t];
-        }
-      }
-      T* yr = a.y + o * a.y_row_stride;
-      if constexpr (Config::kStrided) {
-        yr[j * a.y_col_stride] = acc.v[0];
-      } else {
-        store_vector<T, kVec>(yr + j, acc);
-      }
+      store_row_slice<Config, I>(a, o, j, accumulate_entries<Config, I>(a, begin, end, j));
     }
+  }
+}
+
+// Grid: outer_count * tiles blocks, tiles = ceil(n / (group * kVec)).
+template <typename Config, typename I>
+__global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_heavy_row_kernel(const SpmmArgs<typename Config::Scalar, I> a) {
+  using T = typename Config::Scalar;
+  constexpr int kVec = Config::kVec;
+  __shared__ Vector<T, kVec> partial[Config::kThreadsPerBlock];  // (groups, group) partial sums
+
+  const int64_t tile_width = int64_t{a.group} * kVec;
+  const int64_t tiles = (a.n + tile_width - 1) / tile_width;
+  const int64_t item = blockIdx.x / tiles;
+  const int64_t tile = blockIdx.x % tiles;
+  const int groups = Config::kThreadsPerBlock / a.group;
+  const int group_id = threadIdx.x / a.group;
+  const int group_lane = threadIdx.x & (a.group - 1);
+
+  const int64_t o = a.outer_list[item];
+  const int64_t begin = a.offsets[o];
+  const int64_t length = a.offsets[o + 1] - begin;
+  const int64_t slice = (length + groups - 1) / groups;
+  const int64_t slice_begin = begin + min(length, group_id * slice);
+  const int64_t slice_end = begin + min(length, (group_id + 1) * slice);
+  const int64_t j = tile * tile_width + int64_t{group_lane} * kVec;
+  const bool in_range = j < a.n;
+
+  if (in_range) partial[threadIdx.x] = accumulate_entries<Config, I>(a, slice_begin, slice_end, j);
+  __syncthreads();
+  if (group_id == 0 && in_range) {
+    Vector<T, kVec> sum = partial[group_lane];
+    for (int g = 1; g < groups; ++g) {
+      const Vector<T, kVec> p = partial[g * a.group + group_lane];
+#pragma unroll
+      for (int t = 0; t < kVec; ++t) sum.v[t] += p.v[t];
+    }
+    store_row_slice<Config, I>(a, o, j, sum);
   }
 }
 
