@@ -21,8 +21,8 @@ static __typeof__(&sddmm_destroy) p_destroy;
 static __typeof__(&sddmm_execute) p_execute;
 
 /* dlsym returns an object pointer; ISO C has no conversion to a function pointer, so copy bytes. */
-static int lookup(void *library, const char *name, void *function_pointer, size_t size) {
-  void *symbol = dlsym(library, name);
+static int lookup(void* library, const char* name, void* function_pointer, size_t size) {
+  void* symbol = dlsym(library, name);
   if (symbol == NULL) {
     fprintf(stderr, "dlsym(%s): %s\n", name, dlerror());
     return 1;
@@ -35,11 +35,11 @@ static int lookup(void *library, const char *name, void *function_pointer, size_
 /* How many CUDA devices the driver reports: 0 when libcuda is absent or fails to initialise. */
 static int cuda_device_count(void) {
   typedef int (*cu_init_fn)(unsigned int);
-  typedef int (*cu_device_get_count_fn)(int *);
+  typedef int (*cu_device_get_count_fn)(int*);
   cu_init_fn cu_init = NULL;
   cu_device_get_count_fn cu_device_get_count = NULL;
   int count = 0;
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (driver == NULL) {
     return 0;
   }
@@ -99,8 +99,8 @@ static int check_cuda_handle(int built_with_cuda) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  void *library;
+int main(int argc, char** argv) {
+  void* library;
   int failures;
   if (argc != 3) {
     fprintf(stderr, "usage: %s <path to libsddmm.so> <built with CUDA: 0|1>\n", argv[0]);

@@ -1,11 +1,10 @@
 /* A consumer of the installed library: builds against the installed header and links through
  * pkg-config or find_package(sddmm), then runs one SDDMM and one SpMM on the CPU backend and checks
  * the numbers worked out by hand below. Exit status 0 only if every number is right. */
+#include <sddmm.h>
 #include <stdio.h>
 
-#include <sddmm.h>
-
-static int check_status(sddmm_status_t status, const char *what) {
+static int check_status(sddmm_status_t status, const char* what) {
   if (status != SDDMM_STATUS_SUCCESS) {
     fprintf(stderr, "%s: %s: %s\n", what, sddmm_status_string(status), sddmm_last_error());
     return 1;
