@@ -92,7 +92,7 @@ def address(buffer):
 
 
 def close_enough(got, want, tolerance):
-    return all(abs(g - w) <= tolerance * max(1.0, abs(w)) for g, w in zip(got, want)) and len(got) == len(want)
+    return len(got) == len(want) and all(abs(g - w) <= tolerance * max(1.0, abs(w)) for g, w in zip(got, want))
 
 
 def run_cpu(lib):
@@ -119,8 +119,10 @@ def run_cpu(lib):
         out = array.array(typecode, [float("nan")] * nnz)
         y = array.array(typecode, [float("nan")] * (rows * n))
         yt = array.array(typecode, [float("nan")] * (cols * n))
+        def d(buf, r, c, ld, layout, dtype=dtype):
+            return Dense(address(buf), r, c, ld, layout, dtype)
+
         with Matrix(lib, rows, cols, nnz, address(row), address(col64), INT64, address(val), dtype) as a:
-            d = lambda buf, r, c, ld, layout: Dense(address(buf), r, c, ld, layout, dtype)  # noqa: E731
             check(lib, lib.sddmm_execute(a.handle, d(x1, rows, k, k, ROW_MAJOR), d(x2, k, cols, k, COL_MAJOR),
                                          address(out), dtype, None))
             check(lib, lib.spmm_execute(a.handle, d(x, cols, n, n, ROW_MAJOR), d(y, rows, n, n, ROW_MAJOR),
@@ -178,7 +180,8 @@ def run_torch(lib):
                                         Dense(y.data_ptr(), rows, n, n, ROW_MAJOR, code), NON_TRANSPOSE, stream))
             torch.cuda.current_stream().synchronize()  # before the handle is destroyed
         want_sddmm = val * (x1[row.long()] * x2t[col.long()]).sum(dim=1)
-        want_spmm = torch.zeros(rows, n, device=device, dtype=dtype).index_add_(0, row.long(), val[:, None] * x[col.long()])
+        want_spmm = torch.zeros(rows, n, device=device, dtype=dtype)
+        want_spmm.index_add_(0, row.long(), val[:, None] * x[col.long()])
         for what, got, want in (("sddmm", out, want_sddmm), ("spmm", y, want_spmm)):
             ok = torch.allclose(got, want, rtol=tolerance * k, atol=tolerance * k)
             failures += not ok

@@ -343,7 +343,8 @@ def check(header: Header, binding: Binding, to_type: Callable[[str], Type]) -> N
             binding.problem(decl, f"{name}: header has {len(c_fn.params)} arguments, binding has {len(decl.params)}")
             continue
         compare(decl, c_fn.ret, c_fn.ret_spelling, decl.spelling, f"{name}: return type")
-        for index, ((c_name, c_type, c_spelling), (b_name, b_spelling)) in enumerate(zip(c_fn.params, decl.params)):
+        pairs = zip(c_fn.params, decl.params)
+        for index, ((c_name, c_type, c_spelling), (b_name, b_spelling)) in enumerate(pairs):
             compare(decl, c_type, c_spelling, b_spelling, f"{name}: argument {index + 1} ({c_name}, binding {b_name})")
 
     for enum, values in header.enums.items():
@@ -388,7 +389,8 @@ def check(header: Header, binding: Binding, to_type: Callable[[str], Type]) -> N
 
 
 def read_binding(language: str, paths: List[str], header: Header) -> Binding:
-    extension, reader, parse = {"rust": (".rs", read_rust, rust_type), "julia": (".jl", read_julia, julia_type)}[language]
+    readers = {"rust": (".rs", read_rust, rust_type), "julia": (".jl", read_julia, julia_type)}
+    extension, reader, parse = readers[language]
     binding = Binding(language, source_files(paths, extension))
     for path in binding.files:
         reader(binding, path)

@@ -67,8 +67,7 @@ function _create(::Type{T}, rows, cols, first_index, col_idx, values, format, al
     first0 = Ti.(first_index) .- one(Ti)
     col0 = Ti.(col_idx) .- one(Ti)
     backend, device = _location(col0)
-    A_location = (; backend, device)
-    _check_location(A_location, first0, (values === nothing ? () : (values,))...)
+    _check_location((backend, device), first0, (values === nothing ? () : (values,))...)
 
     flags = UInt32(allow_tf32 ? SDDMM_CREATE_ALLOW_TF32 : SDDMM_CREATE_DEFAULT)
     handle = Ref{sddmm_matrix_t}(C_NULL)

@@ -44,13 +44,13 @@ function _descriptor(X::AbstractMatrix{T}) where {T<:Value}
     return sddmm_dense_t(_pointer(storage), rows, cols, ld, layout, _dtype(T))
 end
 
-# Every operand of a call must live where the matrix runs.
-function _check_location(A, arrays...)
+# Every array of a call must live at `location`, the (backend, device) the matrix runs on.
+function _check_location(location, arrays...)
     for x in arrays
         where_x = _location(x)
-        where_x == (A.backend, A.device) || throw(ArgumentError(
-            "SDDMM: an operand lives on backend $(where_x[1]) device $(where_x[2]), " *
-            "the matrix runs on backend $(A.backend) device $(A.device)"))
+        where_x == location || throw(ArgumentError(
+            "SDDMM: an array lives on backend $(where_x[1]) device $(where_x[2]), " *
+            "the matrix runs on backend $(location[1]) device $(location[2])"))
     end
     return nothing
 end

@@ -11,7 +11,7 @@ the task's stream). Throws [`SDDMMError`](@ref) on shape mismatches.
 function sddmm!(out::AbstractVector{T}, A::SparseMatrix{T}, X1::AbstractMatrix{T}, X2::AbstractMatrix{T}) where {T<:Value}
     length(out) == A.nnz || throw(DimensionMismatch("SDDMM: out has $(length(out)) elements, A has $(A.nnz) entries"))
     stride(out, 1) == 1 || throw(ArgumentError("SDDMM: out must be contiguous"))
-    _check_location(A, out, X1, X2)
+    _check_location((A.backend, A.device), out, X1, X2)
     status = GC.@preserve A out X1 X2 begin
         sddmm_execute(A.handle, _descriptor(X1), _descriptor(X2), _pointer(out), _dtype(T), _stream(out))
     end
@@ -36,7 +36,7 @@ that A leaves empty. `X` and `Y` may be matrices or transposed views; they must 
 [`SDDMMError`](@ref) on shape mismatches.
 """
 function spmm!(Y::AbstractMatrix{T}, A::SparseMatrix{T}, X::AbstractMatrix{T}; transpose::Bool=false) where {T<:Value}
-    _check_location(A, Y, X)
+    _check_location((A.backend, A.device), Y, X)
     operation = transpose ? SDDMM_OPERATION_TRANSPOSE : SDDMM_OPERATION_NON_TRANSPOSE
     status = GC.@preserve A Y X begin
         spmm_execute(A.handle, _descriptor(X), _descriptor(Y), operation, _stream(Y))
