@@ -1,0 +1,66 @@
+// Results: one Record per matrix x op x K, printed as a table, written as JSON and CSV, and
+// summarised per op and K (geometric-mean speedup, the worst matrix, plan-creation ratio).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "options.hpp"
+#include "timing.hpp"
+
+namespace sddmm::bench {
+
+struct Record {
+  std::string matrix;
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int64_t nnz = 0;
+  std::string op;  // "sddmm" | "spmm"
+  int64_t k = 0;   // K for SDDMM, N for SpMM
+  // "ok"; "FAIL" (our output is wrong); "ERROR" (our library returned an error); "skipped" (no
+  // memory, or the matrix could not be built); "no-ref" (cuSPARSE refused the case: timed, unchecked)
+  std::string status;
+  double ours_ms = NAN;
+  double cusparse_ms = NAN;
+  std::string cusparse_alg;  // SpMM: the fastest algorithm; SDDMM: how X2 was described
+  double speedup = NAN;      // cusparse_ms / ours_ms
+  double bytes = 0;          // credited bytes (bytes_model.hpp)
+  double ours_gbs = NAN;
+  double ours_pct_bw = NAN;  // of the measured copy bandwidth
+  double cusparse_gbs = NAN;
+  double cusparse_pct_bw = NAN;
+  double ours_gflops = NAN;
+  double cusparse_gflops = NAN;
+  double plan_ms = NAN;            // creating our handle for this matrix (median)
+  double plan_over_exec = NAN;     // plan_ms / ours_ms, SDDMM rows only
+  int rotation_sets = 1;           // buffer sets rotated through so the L2 does not hold the inputs
+  double check_worst_ratio = NAN;  // max error / tolerance (<= 1 passes)
+  double check_max_rel_error = NAN;
+  bool reproducible = true;  // a second run on the same inputs gave the same bits
+  std::string note;
+};
+
+struct RunInfo {
+  DeviceInfo device;
+  std::string started;  // local date and time, ISO 8601
+  int library_version = 0;
+  int cuda_runtime_version = 0;
+  int cuda_driver_version = 0;
+  int cusparse_version = 0;
+  int reps = 0;
+  int warmup = 0;
+};
+
+// Fills the derived fields (speedup, GB/s, % bandwidth, GFLOP/s) from the times and bytes.
+void derive_rates(Record& record, double copy_gbs);
+
+void print_table(std::ostream& out, const std::vector<Record>& records);
+// Geometric-mean and worst speedup per op and K, the plan-creation ratio, failures. Printed last.
+void print_summary(std::ostream& out, const std::vector<Record>& records, const RunInfo& info);
+void write_json(const std::string& path, const std::vector<Record>& records, const RunInfo& info);
+void write_csv(const std::string& path, const std::vector<Record>& records);
+
+}  // namespace sddmm::bench

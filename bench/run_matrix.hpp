@@ -1,0 +1,17 @@
+// Every requested op and K on one matrix: rotation sets sized to the L2, our plans and cuSPARSE's
+// CSR copies made once, then the cases. Memory is freed before returning.
+#pragma once
+
+#include <vector>
+
+#include "cases.hpp"
+#include "host_matrix.hpp"
+#include "report.hpp"
+
+namespace sddmm::bench {
+
+// One record per op x K. A case that would not fit in device memory, or that our library fails, is
+// recorded (status "skipped" or "ERROR") and the others still run; other CUDA errors throw.
+std::vector<Record> run_matrix(const HostMatrix& m, const CaseContext& ctx);
+
+}  // namespace sddmm::bench
