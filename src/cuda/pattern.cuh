@@ -15,6 +15,7 @@ template <typename I>
 struct OuterSplit {
   DeviceArray<I> light;
   DeviceArray<I> heavy;
+  int64_t light_entries = 0;  // entries held by the light outer indices
 };
 
 // Per-matrix facts the kernel choice reads.
@@ -51,7 +52,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
 
 // Light/heavy lists of a compressed pattern's outer indices (threshold: entries per outer index).
 template <typename I>
-OuterSplit<I> split_by_length(const DeviceArray<int64_t>& offsets, int64_t outer, int64_t threshold, cudaStream_t stream);
+OuterSplit<I> split_by_length(const DeviceArray<int64_t>& offsets, int64_t outer, int64_t nnz, int64_t threshold,
+                              cudaStream_t stream);
 
 // Validation on the device; each throws INDEX_OUT_OF_RANGE with the first bad position and value.
 void validate_indices(const void* indices, sddmm_index_type_t type, int64_t n, int64_t bound, const char* name,

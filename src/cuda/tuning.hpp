@@ -12,4 +12,8 @@ namespace sddmm::cuda {
 // benchmark's before/after runs). Measurement: see bench/RESULTS.md, "SpMM heavy-row split".
 constexpr int64_t kSpmmHeavyRowEntries = 256;
 
+// SpMM: light rows averaging at least this many entries per lane group get a whole warp each
+// (slices of the row per group, combined by shuffles). Measurement: bench/RESULTS.md, "SpMM row slices".
+constexpr int64_t kSpmmEntriesPerSlice = 8;
+
 }  // namespace sddmm::cuda

@@ -121,6 +121,15 @@ std::vector<SpmmCase> spmm_cases() {
       }
     }
   }
+  // Long light rows (mean 200 entries, all under the heavy threshold): a warp per row, slices summed
+  // by shuffles, for N whose lane groups leave room for several slices.
+  for (int64_t n : {8, 12, 16, 32, 64}) {
+    for (bool t : {false, true}) {
+      SpmmCase c{"long light rows (row slices)", random_coo(100, 300, 20000, seed), n, t};
+      c.seed = seed++;
+      cases.push_back(c);
+    }
+  }
   cases.push_back(SpmmCase{"duplicates are summed", duplicates(seed), 16});
   cases.push_back(SpmmCase{"duplicates are summed (transpose)", duplicates(seed), 16, true});
   cases.push_back(SpmmCase{"no values", random_coo(70, 90, 600, seed + 1, false), 32});

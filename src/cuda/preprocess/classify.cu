@@ -37,18 +37,43 @@ DeviceArray<I> select(const int64_t* offsets, int64_t outer, int64_t threshold, 
   return list;
 }
 
+template <typename I>
+__global__ void count_entries_kernel(const int64_t* offsets, const I* list, int64_t count, unsigned long long* total) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count; i += int64_t{gridDim.x} * blockDim.x) {
+    const int64_t o = list[i];
+    atomicAdd(total, static_cast<unsigned long long>(offsets[o + 1] - offsets[o]));
+  }
+}
+
+// Entries held by the outer indices of `list` (an integer sum: the same whatever the order).
+template <typename I>
+int64_t entries_of(const int64_t* offsets, const DeviceArray<I>& list, cudaStream_t stream) {
+  if (list.empty()) return 0;
+  DeviceArray<unsigned long long> d_total(1);
+  check(cudaMemsetAsync(d_total.get(), 0, sizeof(unsigned long long), stream), "cudaMemsetAsync");
+  const int64_t blocks = (list.size() + 255) / 256;
+  count_entries_kernel<<<static_cast<int>(blocks < 4096 ? blocks : 4096), 256, 0, stream>>>(offsets, list.get(), list.size(), d_total.get());
+  check_launch("count_entries_kernel");
+  unsigned long long total = 0;
+  check(cudaMemcpyAsync(&total, d_total.get(), sizeof(total), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  return static_cast<int64_t>(total);
+}
+
 }  // namespace
 
 template <typename I>
-OuterSplit<I> split_by_length(const DeviceArray<int64_t>& offsets, int64_t outer, int64_t threshold, cudaStream_t stream) {
+OuterSplit<I> split_by_length(const DeviceArray<int64_t>& offsets, int64_t outer, int64_t nnz, int64_t threshold,
+                              cudaStream_t stream) {
   OuterSplit<I> s;
   if (outer == 0) return s;
   s.light = select<I>(offsets.get(), outer, threshold, false, stream);
   s.heavy = select<I>(offsets.get(), outer, threshold, true, stream);
+  s.light_entries = nnz - entries_of(offsets.get(), s.heavy, stream);
   return s;
 }
 
-template OuterSplit<int32_t> split_by_length<int32_t>(const DeviceArray<int64_t>&, int64_t, int64_t, cudaStream_t);
-template OuterSplit<int64_t> split_by_length<int64_t>(const DeviceArray<int64_t>&, int64_t, int64_t, cudaStream_t);
+template OuterSplit<int32_t> split_by_length<int32_t>(const DeviceArray<int64_t>&, int64_t, int64_t, int64_t, cudaStream_t);
+template OuterSplit<int64_t> split_by_length<int64_t>(const DeviceArray<int64_t>&, int64_t, int64_t, int64_t, cudaStream_t);
 
 }  // namespace sddmm::cuda

@@ -246,8 +246,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
 
   p.heavy_threshold = heavy_threshold();
   p.resident_blocks = resident_blocks(info.device_id);
-  p.row_split = split_by_length<I>(p.row_offsets, info.rows, p.heavy_threshold, stream);
-  p.col_split = split_by_length<I>(p.col_offsets, info.cols, p.heavy_threshold, stream);
+  p.row_split = split_by_length<I>(p.row_offsets, info.rows, nnz, p.heavy_threshold, stream);
+  p.col_split = split_by_length<I>(p.col_offsets, info.cols, nnz, p.heavy_threshold, stream);
   p.stats.max_row_length = longest(p.row_offsets, info.rows, stream);
   p.stats.max_col_length = longest(p.col_offsets, info.cols, stream);
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");

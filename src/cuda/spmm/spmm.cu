@@ -1,6 +1,7 @@
 #include "cuda/spmm/spmm.cuh"
 
 #include "cuda/spmm/spmm_kernel.cuh"
+#include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
@@ -9,7 +10,8 @@ enum class SpmmKernel { kVector16, kStrided };
 
 struct SpmmChoice {
   SpmmKernel kernel;
-  int group;  // lanes per output row
+  int group;   // lanes per column tile of an output row
+  int slices;  // lane groups per light row
 };
 
 // The one place that picks an SpMM kernel for a call.
@@ -17,9 +19,12 @@ struct SpmmChoice {
 //    multiple of the vector width; kStrided otherwise (column-major operands, odd N, offsets).
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
+//  - slices: when the light rows hold at least kSpmmEntriesPerSlice entries per lane group on
+//    average, a whole warp takes each row (32 / group slices): narrow N no longer leaves most of the
+//    GPU idle on a few thousand long rows.
 //  - Which rows go to the heavy-row kernel was decided at plan time (tuning.hpp, plan's split).
 template <typename T>
-SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y) {
+SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows) {
   constexpr int kVec = 16 / static_cast<int>(sizeof(T));
   const int64_t n = y.cols;
   const bool contiguous = x.col_stride() == 1 && y.col_stride() == 1;
@@ -29,7 +34,9 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y) {
   const int64_t steps = vector ? n / kVec : n;
   int group = 1;
   while (group < 32 && group < steps) group *= 2;
-  return {vector ? SpmmKernel::kVector16 : SpmmKernel::kStrided, group};
+  const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
+  const int slices = mean >= kSpmmEntriesPerSlice * (32 / group) ? 32 / group : 1;
+  return {vector ? SpmmKernel::kVector16 : SpmmKernel::kStrided, group, slices};
 }
 
 template <typename Config, typename I>
@@ -39,7 +46,7 @@ void launch(SpmmArgs<typename Config::Scalar, I> args, const OuterSplit<I>& spli
     // Light rows: a persistent grid (at most what the device holds at once) looping over the list.
     args.outer_list = split.light.get();
     args.outer_count = split.light.size();
-    const int64_t blocks = (args.outer_count * args.group + kThreads - 1) / kThreads;
+    const int64_t blocks = (args.outer_count * args.group * args.slices + kThreads - 1) / kThreads;
     const int grid = static_cast<int>(blocks < resident_blocks ? blocks : resident_blocks);
     spmm_row_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
     check_launch("spmm_row_kernel");
@@ -71,8 +78,9 @@ void run_spmm(const DevicePattern<T, I>& a, const DenseView& x, const DenseView&
   args.y_row_stride = y.row_stride();
   args.y_col_stride = y.col_stride();
   const OuterSplit<I>& split = transpose ? a.col_split : a.row_split;
-  const SpmmChoice choice = choose_spmm_kernel<T>(x, y);
+  const SpmmChoice choice = choose_spmm_kernel<T>(x, y, split.light_entries, split.light.size());
   args.group = choice.group;
+  args.slices = choice.slices;
   switch (choice.kernel) {
     case SpmmKernel::kVector16: launch<SpmmConfig<T, 16>, I>(args, split, a.resident_blocks, stream); return;
     case SpmmKernel::kStrided: launch<SpmmConfig<T, 0>, I>(args, split, a.resident_blocks, stream); return;
