@@ -8,8 +8,10 @@ namespace sddmm {
 
 DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   if (desc == nullptr) fail(SDDMM_STATUS_NULL_POINTER, name, " is NULL");
-  if (!is_valid(desc->dtype)) fail(SDDMM_STATUS_INVALID_ARGUMENT, name, ".dtype = ", int(desc->dtype), " is not a valid sddmm_dtype_t");
-  if (!is_valid(desc->layout)) fail(SDDMM_STATUS_INVALID_ARGUMENT, name, ".layout = ", int(desc->layout), " is not a valid sddmm_layout_t");
+  const int dtype = raw(desc->dtype);
+  const int layout = raw(desc->layout);
+  if (!is_valid_dtype(dtype)) fail(SDDMM_STATUS_INVALID_ARGUMENT, name, ".dtype = ", dtype, " is not a valid sddmm_dtype_t");
+  if (!is_valid_layout(layout)) fail(SDDMM_STATUS_INVALID_ARGUMENT, name, ".layout = ", layout, " is not a valid sddmm_layout_t");
   if (desc->rows < 0 || desc->cols < 0) {
     fail(SDDMM_STATUS_INVALID_ARGUMENT, name, " has a negative shape ", desc->rows, " x ", desc->cols);
   }
@@ -18,8 +20,8 @@ DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   v.rows = desc->rows;
   v.cols = desc->cols;
   v.ld = desc->ld;
-  v.layout = desc->layout;
-  v.dtype = desc->dtype;
+  v.layout = static_cast<sddmm_layout_t>(layout);
+  v.dtype = static_cast<sddmm_dtype_t>(dtype);
 
   const int64_t width = v.layout == SDDMM_LAYOUT_ROW_MAJOR ? v.cols : v.rows;
   const int64_t height = v.layout == SDDMM_LAYOUT_ROW_MAJOR ? v.rows : v.cols;
