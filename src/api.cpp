@@ -72,10 +72,14 @@ MatrixInfo check_create_args(sddmm_matrix_t* matrix, int64_t rows, int64_t cols,
       fail(SDDMM_STATUS_SIZE_OVERFLOW, "shape ", rows, " x ", cols, " does not fit int32 indices: use SDDMM_INDEX_INT64");
     }
   }
+  // A plan holds up to 8 bytes per entry and rows + 1 and cols + 1 offsets of 8 bytes: byte counts
+  // that overflow int64 are refused here, before anything is read or allocated.
   int64_t nnz_bytes = 0;
   int64_t rows_plus_one = 0;
   int64_t cols_plus_one = 0;
-  if (!checked_mul(nnz, 8, &nnz_bytes) || !checked_add(rows, 1, &rows_plus_one) || !checked_add(cols, 1, &cols_plus_one)) {
+  int64_t offset_bytes = 0;
+  if (!checked_mul(nnz, 8, &nnz_bytes) || !checked_add(rows, 1, &rows_plus_one) || !checked_add(cols, 1, &cols_plus_one) ||
+      !checked_mul(rows_plus_one, 8, &offset_bytes) || !checked_mul(cols_plus_one, 8, &offset_bytes)) {
     fail(SDDMM_STATUS_SIZE_OVERFLOW, "sizes rows = ", rows, ", cols = ", cols, ", nnz = ", nnz, " overflow int64 byte counts");
   }
 

@@ -126,6 +126,20 @@ void check_create_rejections(sddmm_backend_t backend) {
                   [&] { return coo(4, int64_t{1} << 31, 5, r, c, i32, v, f32, b, 0); });
   expect_rejected(p, "nnz whose byte count overflows int64", SDDMM_STATUS_SIZE_OVERFLOW, "overflow",
                   [&] { return coo(4, 10, int64_t{1} << 61, r, c, SDDMM_INDEX_INT64, v, f32, b, 0); });
+  {
+    // Plans hold rows + 1 and cols + 1 offsets of 8 bytes: sizes whose byte counts overflow int64 are
+    // refused before anything is read or allocated (they used to throw length_error on the CPU,
+    // INTERNAL_ERROR, and to wrap the allocation size on the GPU).
+    Buffer r64 = Buffer::from(b, std::vector<int64_t>{0, 1, 1, 3, 2});
+    Buffer c64 = Buffer::from(b, std::vector<int64_t>{2, 0, 9, 4, 4});
+    const int i64 = SDDMM_INDEX_INT64;
+    expect_rejected(p, "rows = 2^60: (rows + 1) * 8 bytes overflow int64", SDDMM_STATUS_SIZE_OVERFLOW, "overflow",
+                    [&] { return coo(int64_t{1} << 60, 10, 5, r64.get(), c64.get(), i64, v, f32, b, 0); });
+    expect_rejected(p, "cols = 2^61 + 3: (cols + 1) * 8 wraps to 32 bytes in size_t", SDDMM_STATUS_SIZE_OVERFLOW, "overflow",
+                    [&] { return coo(4, (int64_t{1} << 61) + 3, 5, r64.get(), c64.get(), i64, v, f32, b, 0); });
+    expect_rejected(p, "rows = INT64_MAX - 1", SDDMM_STATUS_SIZE_OVERFLOW, "overflow",
+                    [&] { return coo(INT64_MAX - 1, 10, 5, r64.get(), c64.get(), i64, v, f32, b, 0); });
+  }
   expect_rejected(p, "CSR offsets not starting at 0", SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets[0] = 1", [&] { return csr({1, 1, 3, 4, 5}, 5); });
   expect_rejected(p, "CSR offsets decreasing", SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets[2] = 0 is less than", [&] { return csr({0, 1, 0, 4, 5}, 5); });
   expect_rejected(p, "CSR offsets not ending at nnz", SDDMM_STATUS_INDEX_OUT_OF_RANGE, "must equal nnz", [&] { return csr({0, 1, 3, 4, 4}, 5); });
