@@ -29,7 +29,8 @@ testkit::CooMatrix even_rows_and_cols(int64_t rows, int64_t cols, int64_t nnz, u
 }
 
 sddmm_status_t expect_success(sddmm_status_t s, const char* what) {
-  CHECK_MESSAGE(s == SDDMM_STATUS_SUCCESS, what, ": ", sddmm_status_string(s), " (", sddmm_last_error(), ")");
+  CHECK_MESSAGE(s == SDDMM_STATUS_SUCCESS, std::string(what), ": ", std::string(sddmm_status_string(s)), " (",
+                std::string(sddmm_last_error()), ")");  // doctest prints a char* as an address
   return s;
 }
 

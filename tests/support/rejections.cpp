@@ -60,9 +60,10 @@ struct Problem {
 
 void expect_rejected(Problem& p, const char* what, sddmm_status_t expected, const std::string& fragment,
                      const std::function<sddmm_status_t()>& call) {
-  INFO("case: ", what);
+  INFO("case: ", std::string(what));  // doctest prints a char* as an address
   const sddmm_status_t s = call();
-  CHECK_MESSAGE(s == expected, "got ", sddmm_status_string(s), ", expected ", sddmm_status_string(expected));
+  CHECK_MESSAGE(s == expected, "got ", std::string(sddmm_status_string(s)), ", expected ",
+                std::string(sddmm_status_string(expected)));
   const std::string message = sddmm_last_error();
   CHECK_MESSAGE(message.find(fragment) != std::string::npos, "message '", message, "' lacks '", fragment, "'");
   CHECK(p.outputs_untouched());
