@@ -89,6 +89,11 @@ MatrixInfo check_create_args(sddmm_matrix_t* matrix, int64_t rows, int64_t cols,
     if (!csr && in.rows == nullptr) fail(SDDMM_STATUS_NULL_POINTER, "row_idx is NULL with nnz = ", nnz);
     if (in.cols == nullptr) fail(SDDMM_STATUS_NULL_POINTER, "col_idx is NULL with nnz = ", nnz);
   }
+  // Alignment of the arrays that will be read: CSR offsets whenever given, the rest when nnz > 0.
+  const int64_t index_bytes = enums.index_type == SDDMM_INDEX_INT64 ? 8 : 4;
+  if (csr ? in.rows != nullptr : nnz > 0) require_aligned(in.rows, index_bytes, csr ? "row_offsets" : "row_idx");
+  if (nnz > 0) require_aligned(in.cols, index_bytes, "col_idx");
+  if (nnz > 0 && in.values != nullptr) require_aligned(in.values, size_of(value_dtype), "values");
 
   MatrixInfo info;
   info.rows = rows;
@@ -199,6 +204,7 @@ sddmm_status_t sddmm_execute(sddmm_matrix_t matrix, const sddmm_dense_t* x1, con
            ": x1.cols must equal x2.rows (K)");
     }
     if (a.info.nnz > 0 && out == nullptr) fail(SDDMM_STATUS_NULL_POINTER, "out is NULL with nnz = ", a.info.nnz);
+    if (a.info.nnz > 0) sddmm::require_aligned(out, sddmm::size_of(out_dtype), "out");
     sddmm::require_supported_sddmm(a.info, v1, v2, out_dtype);
     const int64_t out_bytes = a.info.nnz * sddmm::size_of(out_dtype);
     if (sddmm::overlaps(out, out_bytes, v1.data, v1.extent_bytes) || sddmm::overlaps(out, out_bytes, v2.data, v2.extent_bytes)) {

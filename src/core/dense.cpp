@@ -32,6 +32,7 @@ DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   }
   if (v.empty()) return v;
   if (v.data == nullptr) fail(SDDMM_STATUS_NULL_POINTER, name, ".data is NULL for a ", v.rows, " x ", v.cols, " operand");
+  require_aligned(v.data, size_of(v.dtype), str(name, ".data").c_str());
 
   // Elements spanned: (height - 1) * ld + width; bytes: that times the element size.
   int64_t span = 0;
@@ -42,6 +43,12 @@ DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   }
   v.extent_bytes = bytes;
   return v;
+}
+
+void require_aligned(const void* ptr, int64_t element_bytes, const char* name) {
+  if (reinterpret_cast<uintptr_t>(ptr) % static_cast<uintptr_t>(element_bytes) != 0) {
+    fail(SDDMM_STATUS_INVALID_ARGUMENT, name, " is not aligned to its ", element_bytes, "-byte elements (", ptr, ")");
+  }
 }
 
 bool overlaps(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes) {
