@@ -237,6 +237,13 @@ void check_null_arrays_with_zero_sizes(sddmm_backend_t backend) {
     expect_success(sddmm_execute(a, &no_k1, &no_k2, out.get(), f32, nullptr), "SDDMM with K = 0");
     synchronize(backend);
     CHECK(out.to_host<float>(3) == std::vector<float>(3, 0.0f));
+    // An empty operand's ld only has to be >= 1: row * ld must not be formed from it.
+    const sddmm_dense_t huge_ld1{nullptr, 5, 0, INT64_MAX, row_major, f32};
+    const sddmm_dense_t huge_ld2{nullptr, 0, 7, INT64_MAX, SDDMM_LAYOUT_COL_MAJOR, f32};
+    out.upload(std::vector<float>(3, -1.0f).data(), 3 * sizeof(float));
+    expect_success(sddmm_execute(a, &huge_ld1, &huge_ld2, out.get(), f32, nullptr), "SDDMM with K = 0, ld = INT64_MAX");
+    synchronize(backend);
+    CHECK(out.to_host<float>(3) == std::vector<float>(3, 0.0f));
     sddmm_destroy(a);
   }
 }
