@@ -1,9 +1,9 @@
 // Hostile but valid input on the CPU backend (the GPU runs the same list in bad_input_gpu_test.cpp):
 // offset operands with odd widths, NaN where no entry reads, Inf times stored 0, NULL arrays of
 // size zero. Each check compares with the float64 reference or with exact expected values.
-#include <doctest/doctest.h>
-
 #include "bad_input.hpp"
+
+#include <doctest/doctest.h>
 
 namespace sddmm::test {
 

@@ -1,12 +1,12 @@
 #include "bad_input.hpp"
 
+#include <doctest/doctest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "memory.hpp"
 
@@ -17,7 +17,9 @@ namespace {
 // keeps the 16-byte path away.
 constexpr int64_t kWidths[] = {1, 3, 5, 7, 127, 129, 4, 8, 128};
 
-int64_t element_bytes(sddmm_dtype_t t) { return t == SDDMM_DTYPE_FLOAT64 ? 8 : 4; }
+int64_t element_bytes(sddmm_dtype_t t) {
+  return t == SDDMM_DTYPE_FLOAT64 ? 8 : 4;
+}
 
 // Entries only in even rows and even columns, and none in the last six of either: odd and trailing
 // rows and columns are never referenced.
@@ -126,7 +128,8 @@ void check_inf_times_stored_zero(sddmm_backend_t backend) {
   Buffer vals = Buffer::from(backend, std::vector<float>{0, 2, 0, 1});
   sddmm_matrix_t a = nullptr;
   REQUIRE(expect_success(sddmm_create_coo(&a, 3, 4, 4, rows.get(), cols.get(), SDDMM_INDEX_INT32, vals.get(),
-                                          SDDMM_DTYPE_FLOAT32, backend, 0, 0, nullptr), "create") == SDDMM_STATUS_SUCCESS);
+                                          SDDMM_DTYPE_FLOAT32, backend, 0, 0, nullptr),
+                         "create") == SDDMM_STATUS_SUCCESS);
   Buffer x1 = Buffer::from(backend, std::vector<float>{inf, 1, 1, 1, 1, 1});        // 3 x 2 row-major
   Buffer x2 = Buffer::from(backend, std::vector<float>{1, 1, 1, 1, 1, 1, nan, 1});  // 2 x 4 column-major
   Buffer out = Buffer::from(backend, std::vector<float>(4, -1.0f));
@@ -139,7 +142,7 @@ void check_inf_times_stored_zero(sddmm_backend_t backend) {
 
   // Y = A X with row 1 of X = {Inf, 1}: the stored 0 at (0,1) gives NaN in column 0 and 0 in column 1.
   Buffer x = Buffer::from(backend, std::vector<float>{1, 1, inf, 1, 1, 1, 1, 1});  // 4 x 2
-  Buffer y = Buffer::from(backend, std::vector<float>(6, -1.0f));                 // 3 x 2
+  Buffer y = Buffer::from(backend, std::vector<float>(6, -1.0f));                  // 3 x 2
   const sddmm_dense_t dx{x.get(), 4, 2, 2, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT32};
   const sddmm_dense_t dy{y.get(), 3, 2, 2, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT32};
   expect_success(spmm_execute(a, &dx, &dy, SDDMM_OPERATION_NON_TRANSPOSE, nullptr), "SpMM");
@@ -149,7 +152,7 @@ void check_inf_times_stored_zero(sddmm_backend_t backend) {
 
   // Y = A^T X with row 0 of X = {Inf, 1}: only the stored 0 at (0,1) meets it.
   Buffer xt = Buffer::from(backend, std::vector<float>{inf, 1, 1, 1, 1, 1});  // 3 x 2
-  Buffer yt = Buffer::from(backend, std::vector<float>(8, -1.0f));           // 4 x 2
+  Buffer yt = Buffer::from(backend, std::vector<float>(8, -1.0f));            // 4 x 2
   const sddmm_dense_t dxt{xt.get(), 3, 2, 2, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT32};
   const sddmm_dense_t dyt{yt.get(), 4, 2, 2, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT32};
   expect_success(spmm_execute(a, &dxt, &dyt, SDDMM_OPERATION_TRANSPOSE, nullptr), "SpMM^T");
@@ -162,7 +165,8 @@ void check_inf_times_stored_zero(sddmm_backend_t backend) {
   // K = 0: out[p] = value[p] * 0, so an Inf value gives NaN, a finite one 0.
   Buffer inf_vals = Buffer::from(backend, std::vector<float>{inf, 3, 0, -2});
   REQUIRE(expect_success(sddmm_create_coo(&a, 3, 4, 4, rows.get(), cols.get(), SDDMM_INDEX_INT32, inf_vals.get(),
-                                          SDDMM_DTYPE_FLOAT32, backend, 0, 0, nullptr), "create") == SDDMM_STATUS_SUCCESS);
+                                          SDDMM_DTYPE_FLOAT32, backend, 0, 0, nullptr),
+                         "create") == SDDMM_STATUS_SUCCESS);
   const sddmm_dense_t k0_x1{x1.get(), 3, 0, 1, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT32};
   const sddmm_dense_t k0_x2{x2.get(), 0, 4, 1, SDDMM_LAYOUT_COL_MAJOR, SDDMM_DTYPE_FLOAT32};
   expect_success(sddmm_execute(a, &k0_x1, &k0_x2, out.get(), SDDMM_DTYPE_FLOAT32, nullptr), "SDDMM, K = 0");
@@ -188,8 +192,9 @@ void check_null_arrays_with_zero_sizes(sddmm_backend_t backend) {
 
   SUBCASE("COO 5 x 7 with nnz = 0 and every array NULL") {
     sddmm_matrix_t a = nullptr;
-    REQUIRE(expect_success(sddmm_create_coo(&a, 5, 7, 0, nullptr, nullptr, SDDMM_INDEX_INT64, nullptr, f32, backend, 0, 0,
-                                            nullptr), "create") == SDDMM_STATUS_SUCCESS);
+    REQUIRE(expect_success(sddmm_create_coo(&a, 5, 7, 0, nullptr, nullptr, SDDMM_INDEX_INT64, nullptr, f32, backend, 0,
+                                            0, nullptr),
+                           "create") == SDDMM_STATUS_SUCCESS);
     int64_t r = -1, c = -1, n = -1;
     expect_success(sddmm_get_shape(a, &r, &c, &n), "get_shape");
     CHECK((r == 5 && c == 7 && n == 0));
@@ -200,13 +205,15 @@ void check_null_arrays_with_zero_sizes(sddmm_backend_t backend) {
     expect_success(spmm_execute(a, &dx, &dy, SDDMM_OPERATION_NON_TRANSPOSE, nullptr), "SpMM");
     synchronize(backend);
     CHECK_MESSAGE(y.to_host<float>(10) == std::vector<float>(10, 0.0f), "Y of an empty A must be all zeros");
-    expect_success(spmm_execute(a, &no_n_x, &no_n_y, SDDMM_OPERATION_NON_TRANSPOSE, nullptr), "SpMM with N = 0, all NULL");
+    expect_success(spmm_execute(a, &no_n_x, &no_n_y, SDDMM_OPERATION_NON_TRANSPOSE, nullptr),
+                   "SpMM with N = 0, all NULL");
     sddmm_destroy(a);
   }
   SUBCASE("CSR 0 x 7 with every array NULL") {
     sddmm_matrix_t a = nullptr;
-    REQUIRE(expect_success(sddmm_create_csr(&a, 0, 7, 0, nullptr, nullptr, SDDMM_INDEX_INT32, nullptr, f32, backend, 0, 0,
-                                            nullptr), "create") == SDDMM_STATUS_SUCCESS);
+    REQUIRE(expect_success(sddmm_create_csr(&a, 0, 7, 0, nullptr, nullptr, SDDMM_INDEX_INT32, nullptr, f32, backend, 0,
+                                            0, nullptr),
+                           "create") == SDDMM_STATUS_SUCCESS);
     const sddmm_dense_t x1_empty{nullptr, 0, 3, 3, row_major, f32};
     expect_success(sddmm_execute(a, &x1_empty, &d2, nullptr, f32, nullptr), "SDDMM with x1 0 x 3 NULL, out NULL");
     // A^T is 7 x 0: Y = A^T X is 7 x 2 of zeros, from an X with no rows.
@@ -219,8 +226,9 @@ void check_null_arrays_with_zero_sizes(sddmm_backend_t backend) {
   }
   SUBCASE("COO 0 x 0: every operand and output NULL") {
     sddmm_matrix_t a = nullptr;
-    REQUIRE(expect_success(sddmm_create_coo(&a, 0, 0, 0, nullptr, nullptr, SDDMM_INDEX_INT32, nullptr, f32, backend, 0, 0,
-                                            nullptr), "create") == SDDMM_STATUS_SUCCESS);
+    REQUIRE(expect_success(sddmm_create_coo(&a, 0, 0, 0, nullptr, nullptr, SDDMM_INDEX_INT32, nullptr, f32, backend, 0,
+                                            0, nullptr),
+                           "create") == SDDMM_STATUS_SUCCESS);
     const sddmm_dense_t none{nullptr, 0, 0, 1, row_major, f32};
     expect_success(sddmm_execute(a, &none, &none, nullptr, f32, nullptr), "SDDMM");
     expect_success(spmm_execute(a, &none, &none, SDDMM_OPERATION_NON_TRANSPOSE, nullptr), "SpMM");
@@ -232,8 +240,9 @@ void check_null_arrays_with_zero_sizes(sddmm_backend_t backend) {
     Buffer cols = Buffer::from(backend, std::vector<int32_t>{6, 0, 3});
     Buffer out = Buffer::from(backend, std::vector<float>(3, -1.0f));
     sddmm_matrix_t a = nullptr;
-    REQUIRE(expect_success(sddmm_create_coo(&a, 5, 7, 3, rows.get(), cols.get(), SDDMM_INDEX_INT32, nullptr, f32, backend,
-                                            0, 0, nullptr), "create") == SDDMM_STATUS_SUCCESS);
+    REQUIRE(expect_success(sddmm_create_coo(&a, 5, 7, 3, rows.get(), cols.get(), SDDMM_INDEX_INT32, nullptr, f32,
+                                            backend, 0, 0, nullptr),
+                           "create") == SDDMM_STATUS_SUCCESS);
     expect_success(sddmm_execute(a, &no_k1, &no_k2, out.get(), f32, nullptr), "SDDMM with K = 0");
     synchronize(backend);
     CHECK(out.to_host<float>(3) == std::vector<float>(3, 0.0f));
