@@ -32,7 +32,7 @@ DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   }
   if (v.empty()) return v;
   if (v.data == nullptr) fail(SDDMM_STATUS_NULL_POINTER, name, ".data is NULL for a ", v.rows, " x ", v.cols, " operand");
-  require_aligned(v.data, size_of(v.dtype), str(name, ".data").c_str());
+  require_aligned(v.data, size_of(v.dtype), name, ".data");
 
   // Elements spanned: (height - 1) * ld + width; bytes: that times the element size.
   int64_t span = 0;
@@ -45,9 +45,9 @@ DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   return v;
 }
 
-void require_aligned(const void* ptr, int64_t element_bytes, const char* name) {
+void require_aligned(const void* ptr, int64_t element_bytes, const char* name, const char* field) {
   if (reinterpret_cast<uintptr_t>(ptr) % static_cast<uintptr_t>(element_bytes) != 0) {
-    fail(SDDMM_STATUS_INVALID_ARGUMENT, name, " is not aligned to its ", element_bytes, "-byte elements (", ptr, ")");
+    fail(SDDMM_STATUS_INVALID_ARGUMENT, name, field, " is not aligned to its ", element_bytes, "-byte elements (", ptr, ")");
   }
 }
 
