@@ -4,7 +4,7 @@
 # CPU-only library is.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ pkg-config doctest-dev clang clang-tidy libclang-rt-14-dev python3)
+packages=(cmake ninja-build g++ pkg-config doctest-dev clang clang-tidy libclang-rt-14-dev libomp-14-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

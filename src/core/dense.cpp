@@ -8,8 +8,10 @@ namespace sddmm {
 
 DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   if (desc == nullptr) fail(SDDMM_STATUS_NULL_POINTER, name, " is NULL");
-  if (!is_valid(desc->dtype)) fail(SDDMM_STATUS_INVALID_ARGUMENT, name, ".dtype = ", int(desc->dtype), " is not a valid sddmm_dtype_t");
-  if (!is_valid(desc->layout)) fail(SDDMM_STATUS_INVALID_ARGUMENT, name, ".layout = ", int(desc->layout), " is not a valid sddmm_layout_t");
+  const int dtype = raw(desc->dtype);
+  const int layout = raw(desc->layout);
+  if (!is_valid_dtype(dtype)) fail(SDDMM_STATUS_INVALID_ARGUMENT, name, ".dtype = ", dtype, " is not a valid sddmm_dtype_t");
+  if (!is_valid_layout(layout)) fail(SDDMM_STATUS_INVALID_ARGUMENT, name, ".layout = ", layout, " is not a valid sddmm_layout_t");
   if (desc->rows < 0 || desc->cols < 0) {
     fail(SDDMM_STATUS_INVALID_ARGUMENT, name, " has a negative shape ", desc->rows, " x ", desc->cols);
   }
@@ -18,8 +20,8 @@ DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   v.rows = desc->rows;
   v.cols = desc->cols;
   v.ld = desc->ld;
-  v.layout = desc->layout;
-  v.dtype = desc->dtype;
+  v.layout = static_cast<sddmm_layout_t>(layout);
+  v.dtype = static_cast<sddmm_dtype_t>(dtype);
 
   const int64_t width = v.layout == SDDMM_LAYOUT_ROW_MAJOR ? v.cols : v.rows;
   const int64_t height = v.layout == SDDMM_LAYOUT_ROW_MAJOR ? v.rows : v.cols;
@@ -30,6 +32,7 @@ DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   }
   if (v.empty()) return v;
   if (v.data == nullptr) fail(SDDMM_STATUS_NULL_POINTER, name, ".data is NULL for a ", v.rows, " x ", v.cols, " operand");
+  require_aligned(v.data, size_of(v.dtype), name, ".data");
 
   // Elements spanned: (height - 1) * ld + width; bytes: that times the element size.
   int64_t span = 0;
@@ -40,6 +43,12 @@ DenseView make_dense_view(const sddmm_dense_t* desc, const char* name) {
   }
   v.extent_bytes = bytes;
   return v;
+}
+
+void require_aligned(const void* ptr, int64_t element_bytes, const char* name, const char* field) {
+  if (reinterpret_cast<uintptr_t>(ptr) % static_cast<uintptr_t>(element_bytes) != 0) {
+    fail(SDDMM_STATUS_INVALID_ARGUMENT, name, field, " is not aligned to its ", element_bytes, "-byte elements (", ptr, ")");
+  }
 }
 
 bool overlaps(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes) {

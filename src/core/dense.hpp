@@ -26,6 +26,11 @@ struct DenseView {
 // `name` names the argument in error messages ("x1", "y", ...). Throws sddmm::Error.
 DenseView make_dense_view(const sddmm_dense_t* desc, const char* name);
 
+// Throws INVALID_ARGUMENT unless `ptr` is aligned to its elements of `element_bytes`: every load of
+// them assumes it (UB on the CPU, a misaligned-address error on the GPU that poisons the context).
+// The message names `name` followed by `field` ("x1", ".data").
+void require_aligned(const void* ptr, int64_t element_bytes, const char* name, const char* field = "");
+
 // True when the byte ranges of two views overlap (used to reject an output aliasing an input).
 bool overlaps(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes);
 

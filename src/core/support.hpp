@@ -7,6 +7,7 @@
 
 namespace sddmm {
 
+// value_dtype and backend are valid enum values (checked by the caller).
 void require_supported_values(sddmm_dtype_t value_dtype, sddmm_backend_t backend);
 void require_supported_sddmm(const MatrixInfo& a, const DenseView& x1, const DenseView& x2, sddmm_dtype_t out_dtype);
 void require_supported_spmm(const MatrixInfo& a, const DenseView& x, const DenseView& y);

@@ -15,10 +15,12 @@ void sddmm(const Pattern<T>& a, const DenseView& x1, const DenseView& x2, T* out
   const bool has_values = !a.value.empty();
 #pragma omp parallel for schedule(static)
   for (int64_t p = 0; p < nnz; ++p) {
-    const T* u = d1 + a.row[p] * rs1;
-    const T* v = d2 + a.col[p] * cs2;
     double acc = 0.0;
-    for (int64_t k = 0; k < k_dim; ++k) acc += static_cast<double>(u[k * ks1]) * static_cast<double>(v[k * ks2]);
+    if (k_dim > 0) {  // K = 0: the operands are empty, their data may be NULL and their ld anything
+      const T* u = d1 + a.row[p] * rs1;
+      const T* v = d2 + a.col[p] * cs2;
+      for (int64_t k = 0; k < k_dim; ++k) acc += static_cast<double>(u[k * ks1]) * static_cast<double>(v[k * ks2]);
+    }
     const double scale = has_values ? static_cast<double>(a.value[p]) : 1.0;
     out[p] = static_cast<T>(scale * acc);
   }

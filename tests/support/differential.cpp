@@ -153,10 +153,25 @@ std::string describe_case(const char* op, const std::string& name, const testkit
   return s.str();
 }
 
-// Compares outputs with the reference: every element written (no NaN left from the poison), each
-// within gamma * magnitude where gamma grows with the number of terms, and not all zero.
-void compare(const std::vector<unsigned char>& got, sddmm_dtype_t t, const testkit::Reference& ref, int64_t terms,
-             const std::vector<size_t>& positions) {
+// NaN in every row (or column) of m that no entry reads, `used` listing the ones read: reading an
+// unused one brings NaN into the output.
+void poison_unused(testkit::DenseMatrix& m, const std::vector<int64_t>& used, bool rows) {
+  const int64_t count = rows ? m.rows : m.cols;
+  const int64_t length = rows ? m.cols : m.rows;
+  std::vector<bool> seen(static_cast<size_t>(count), false);
+  for (int64_t i : used) seen[static_cast<size_t>(i)] = true;
+  for (int64_t i = 0; i < count; ++i) {
+    if (seen[static_cast<size_t>(i)]) continue;
+    for (int64_t j = 0; j < length; ++j) (rows ? m.at(i, j) : m.at(j, i)) = std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+}  // namespace
+
+// Every element written (no NaN left from the poison), each within gamma * magnitude where gamma
+// grows with the number of terms, and not all zero.
+void check_against_reference(const std::vector<unsigned char>& got, sddmm_dtype_t t, const testkit::Reference& ref,
+                             int64_t terms, const std::vector<size_t>& positions) {
   const double gamma = 2.0 * static_cast<double>(terms + 2) * epsilon_of(t);
   int64_t bad = 0;
   bool any_nonzero_ref = false, any_nonzero_got = false;
@@ -175,58 +190,67 @@ void compare(const std::vector<unsigned char>& got, sddmm_dtype_t t, const testk
   if (any_nonzero_ref) CHECK_MESSAGE(any_nonzero_got, "all outputs are zero");
 }
 
-}  // namespace
-
 void check_sddmm(sddmm_backend_t backend, const SddmmCase& c) {
   INFO(describe_case("SDDMM", c.name, c.a, c.k, c.seed, c.dtype, c.index_type, c.csr),
        ", x1 ", c.x1_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, x2 ",
-       c.x2_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, ld pad ", c.ld_pad);
+       c.x2_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, ld pad ", c.ld_pad, ", offset ", c.offset_bytes,
+       " bytes", c.poison_unreferenced ? ", unused rows NaN" : "");
   Created m;
   create(backend, c.a, c.csr, c.index_type, c.dtype, m);
   Rng rng(c.seed);
-  const testkit::DenseMatrix x1 = random_dense(c.a.rows, c.k, c.dtype, rng);
-  const testkit::DenseMatrix x2 = random_dense(c.k, c.a.cols, c.dtype, rng);
-  Buffer d_x1 = Buffer::from(backend, pack(x1, c.dtype, c.x1_layout, (c.x1_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.k, 1) : std::max<int64_t>(c.a.rows, 1)) + c.ld_pad));
-  Buffer d_x2 = Buffer::from(backend, pack(x2, c.dtype, c.x2_layout, (c.x2_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.a.cols, 1) : std::max<int64_t>(c.k, 1)) + c.ld_pad));
+  testkit::DenseMatrix x1 = random_dense(c.a.rows, c.k, c.dtype, rng);
+  testkit::DenseMatrix x2 = random_dense(c.k, c.a.cols, c.dtype, rng);
+  if (c.poison_unreferenced) {
+    poison_unused(x1, c.a.row, true);
+    poison_unused(x2, c.a.col, false);
+  }
+  const auto offset = static_cast<size_t>(c.offset_bytes);
+  GuardedBuffer d_x1(backend, pack(x1, c.dtype, c.x1_layout, (c.x1_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.k, 1) : std::max<int64_t>(c.a.rows, 1)) + c.ld_pad), offset);
+  GuardedBuffer d_x2(backend, pack(x2, c.dtype, c.x2_layout, (c.x2_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.a.cols, 1) : std::max<int64_t>(c.k, 1)) + c.ld_pad), offset);
   const sddmm_dense_t dx1 = describe(d_x1.get(), c.a.rows, c.k, c.x1_layout, c.ld_pad, c.dtype);
   const sddmm_dense_t dx2 = describe(d_x2.get(), c.k, c.a.cols, c.x2_layout, c.ld_pad, c.dtype);
 
   const size_t nnz = static_cast<size_t>(c.a.nnz());
   const std::vector<double> poison(nnz, std::numeric_limits<double>::quiet_NaN());
-  Buffer d_out = Buffer::from(backend, value_bytes(poison, c.dtype));
+  GuardedBuffer d_out(backend, value_bytes(poison, c.dtype), offset);
   const sddmm_status_t s = sddmm_execute(m.handle, &dx1, &dx2, d_out.get(), c.dtype, nullptr);
   INFO("execute: ", sddmm_last_error());
   REQUIRE(s == SDDMM_STATUS_SUCCESS);
   synchronize(backend);
-  const auto got = d_out.to_host<unsigned char>(std::max<size_t>(nnz, 1) * (c.dtype == SDDMM_DTYPE_FLOAT64 ? 8 : 4));
+  const auto got = d_out.download();
+  CHECK_MESSAGE(d_out.guards_intact(), "out was written outside its nnz elements");
   std::vector<size_t> positions(nnz);
   std::iota(positions.begin(), positions.end(), size_t{0});
-  compare(got, c.dtype, testkit::reference_sddmm(m.entries, x1, x2), c.k, positions);
+  check_against_reference(got, c.dtype, testkit::reference_sddmm(m.entries, x1, x2), c.k, positions);
 }
 
 void check_spmm(sddmm_backend_t backend, const SpmmCase& c) {
   INFO(describe_case(c.transpose ? "SpMM^T" : "SpMM", c.name, c.a, c.n, c.seed, c.dtype, c.index_type, c.csr),
        ", x ", c.x_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, y ",
-       c.y_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, ld pad ", c.ld_pad);
+       c.y_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, ld pad ", c.ld_pad, ", offset ", c.offset_bytes,
+       " bytes", c.poison_unreferenced ? ", unused rows NaN" : "");
   Created m;
   create(backend, c.a, c.csr, c.index_type, c.dtype, m);
   const int64_t in_rows = c.transpose ? c.a.rows : c.a.cols;
   const int64_t out_rows = c.transpose ? c.a.cols : c.a.rows;
   Rng rng(c.seed);
-  const testkit::DenseMatrix x = random_dense(in_rows, c.n, c.dtype, rng);
+  testkit::DenseMatrix x = random_dense(in_rows, c.n, c.dtype, rng);
+  if (c.poison_unreferenced) poison_unused(x, c.transpose ? c.a.row : c.a.col, true);
   const testkit::DenseMatrix poison{out_rows, c.n, std::vector<double>(static_cast<size_t>(out_rows * c.n), std::numeric_limits<double>::quiet_NaN())};
   const int64_t x_ld = (c.x_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.n, 1) : std::max<int64_t>(in_rows, 1)) + c.ld_pad;
   const int64_t y_ld = (c.y_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.n, 1) : std::max<int64_t>(out_rows, 1)) + c.ld_pad;
-  Buffer d_x = Buffer::from(backend, pack(x, c.dtype, c.x_layout, x_ld));
+  const auto offset = static_cast<size_t>(c.offset_bytes);
+  GuardedBuffer d_x(backend, pack(x, c.dtype, c.x_layout, x_ld), offset);
   const auto y_init = pack(poison, c.dtype, c.y_layout, y_ld);
-  Buffer d_y = Buffer::from(backend, y_init);
+  GuardedBuffer d_y(backend, y_init, offset);
   const sddmm_dense_t dx = describe(d_x.get(), in_rows, c.n, c.x_layout, c.ld_pad, c.dtype);
   const sddmm_dense_t dy = describe(d_y.get(), out_rows, c.n, c.y_layout, c.ld_pad, c.dtype);
   const sddmm_status_t s = spmm_execute(m.handle, &dx, &dy, c.transpose ? SDDMM_OPERATION_TRANSPOSE : SDDMM_OPERATION_NON_TRANSPOSE, nullptr);
   INFO("execute: ", sddmm_last_error());
   REQUIRE(s == SDDMM_STATUS_SUCCESS);
   synchronize(backend);
-  const auto got = d_y.to_host<unsigned char>(y_init.size());
+  const auto got = d_y.download();
+  CHECK_MESSAGE(d_y.guards_intact(), "y was written outside its extent");
   std::vector<size_t> positions;
   for (int64_t i = 0; i < out_rows; ++i) {
     for (int64_t j = 0; j < c.n; ++j) positions.push_back(static_cast<size_t>(c.y_layout == SDDMM_LAYOUT_ROW_MAJOR ? i * y_ld + j : j * y_ld + i));
@@ -234,7 +258,7 @@ void check_spmm(sddmm_backend_t backend, const SpmmCase& c) {
   std::vector<int64_t> terms(static_cast<size_t>(out_rows) + 1, 0);
   for (int64_t p = 0; p < c.a.nnz(); ++p) ++terms[static_cast<size_t>(c.transpose ? c.a.col[p] : c.a.row[p])];
   const int64_t max_terms = *std::max_element(terms.begin(), terms.end());
-  compare(got, c.dtype, testkit::reference_spmm(m.entries, x, c.transpose), max_terms, positions);
+  check_against_reference(got, c.dtype, testkit::reference_spmm(m.entries, x, c.transpose), max_terms, positions);
   // Padding of y must be untouched (still NaN): the library writes only the rows x N window.
   std::vector<bool> inside(y_init.size() / (c.dtype == SDDMM_DTYPE_FLOAT64 ? 8 : 4), false);
   for (size_t p : positions) inside[p] = true;

@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "coo.hpp"
+#include "reference.hpp"
 #include "sddmm.h"
 
 namespace sddmm::test {
@@ -22,6 +24,8 @@ struct SddmmCase {
   sddmm_layout_t x2_layout = SDDMM_LAYOUT_COL_MAJOR;
   int64_t ld_pad = 0;  // leading dimension = width + ld_pad (the padding holds NaN)
   uint64_t seed = 1;
+  int64_t offset_bytes = 0;          // x1, x2 and out start this many bytes past a 16-byte boundary
+  bool poison_unreferenced = false;  // rows of x1 and columns of x2 that no entry uses hold NaN
 };
 
 struct SpmmCase {
@@ -36,11 +40,18 @@ struct SpmmCase {
   sddmm_layout_t y_layout = SDDMM_LAYOUT_ROW_MAJOR;
   int64_t ld_pad = 0;
   uint64_t seed = 1;
+  int64_t offset_bytes = 0;          // x and y start this many bytes past a 16-byte boundary
+  bool poison_unreferenced = false;  // rows of x that no entry uses hold NaN
 };
 
 // Each runs the case on the backend and asserts (doctest CHECK/REQUIRE) full coverage and accuracy.
 void check_sddmm(sddmm_backend_t backend, const SddmmCase& c);
 void check_spmm(sddmm_backend_t backend, const SpmmCase& c);
+
+// Asserts that element positions[i] of `got` (storage of dtype t) is within rounding of ref.value[i]
+// (sums of `terms` products), that nothing was left unwritten, and that not all outputs are zero.
+void check_against_reference(const std::vector<unsigned char>& got, sddmm_dtype_t t, const testkit::Reference& ref,
+                             int64_t terms, const std::vector<size_t>& positions);
 
 // Deterministic pseudo-random numbers for test data (splitmix64).
 class Rng {

@@ -1,5 +1,7 @@
 #include "memory.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -53,7 +55,7 @@ Buffer::~Buffer() {
 #endif
 }
 
-void Buffer::upload(const void* host, size_t bytes) {
+void Buffer::upload(const void* host, size_t bytes, void* stream) {
   if (bytes > bytes_) throw std::runtime_error("test buffer: upload larger than buffer");
   if (bytes == 0) return;
   if (backend_ == SDDMM_BACKEND_CPU) {
@@ -61,11 +63,19 @@ void Buffer::upload(const void* host, size_t bytes) {
     return;
   }
 #ifdef SDDMM_TESTS_HAVE_CUDA
-  check(cudaMemcpy(ptr_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy H2D");
+  if (stream == nullptr) {
+    check(cudaMemcpy(ptr_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy H2D");
+    return;
+  }
+  const auto s = static_cast<cudaStream_t>(stream);
+  check(cudaMemcpyAsync(ptr_, host, bytes, cudaMemcpyHostToDevice, s), "cudaMemcpyAsync H2D");
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+#else
+  (void)stream;
 #endif
 }
 
-void Buffer::download(void* host, size_t bytes) const {
+void Buffer::download(void* host, size_t bytes, void* stream) const {
   if (bytes > bytes_) throw std::runtime_error("test buffer: download larger than buffer");
   if (bytes == 0) return;
   if (backend_ == SDDMM_BACKEND_CPU) {
@@ -73,7 +83,15 @@ void Buffer::download(void* host, size_t bytes) const {
     return;
   }
 #ifdef SDDMM_TESTS_HAVE_CUDA
-  check(cudaMemcpy(host, ptr_, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+  if (stream == nullptr) {
+    check(cudaMemcpy(host, ptr_, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
+    return;
+  }
+  const auto s = static_cast<cudaStream_t>(stream);
+  check(cudaMemcpyAsync(host, ptr_, bytes, cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync D2H");
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize");
+#else
+  (void)stream;
 #endif
 }
 
@@ -82,6 +100,52 @@ void synchronize(sddmm_backend_t backend) {
   if (backend == SDDMM_BACKEND_CUDA) check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 #else
   (void)backend;
+#endif
+}
+
+GuardedBuffer::GuardedBuffer(sddmm_backend_t backend, const std::vector<unsigned char>& bytes, size_t offset)
+    : buffer_(backend, kGuardBytes + offset + bytes.size() + kGuardBytes), offset_(offset), size_(bytes.size()) {
+  std::vector<unsigned char> host(kGuardBytes + offset + bytes.size() + kGuardBytes, 0xFF);
+  std::copy(bytes.begin(), bytes.end(), host.begin() + static_cast<std::ptrdiff_t>(kGuardBytes + offset));
+  buffer_.upload(host.data(), host.size());
+}
+
+std::vector<unsigned char> GuardedBuffer::download() const {
+  std::vector<unsigned char> all = buffer_.to_host<unsigned char>(kGuardBytes + offset_ + size_ + kGuardBytes);
+  const auto begin = all.begin() + static_cast<std::ptrdiff_t>(kGuardBytes + offset_);
+  return std::vector<unsigned char>(begin, begin + static_cast<std::ptrdiff_t>(size_));
+}
+
+bool GuardedBuffer::guards_intact() const {
+  const std::vector<unsigned char> all = buffer_.to_host<unsigned char>(kGuardBytes + offset_ + size_ + kGuardBytes);
+  const size_t before = kGuardBytes + offset_;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if ((i < before || i >= before + size_) && all[i] != 0xFF) return false;
+  }
+  return true;
+}
+
+Stream::Stream(sddmm_backend_t backend) {
+#ifdef SDDMM_TESTS_HAVE_CUDA
+  if (backend == SDDMM_BACKEND_CUDA) {
+    cudaStream_t s = nullptr;
+    check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    stream_ = s;
+  }
+#else
+  (void)backend;
+#endif
+}
+
+Stream::~Stream() {
+#ifdef SDDMM_TESTS_HAVE_CUDA
+  if (stream_ != nullptr) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+#endif
+}
+
+void Stream::synchronize() const {
+#ifdef SDDMM_TESTS_HAVE_CUDA
+  if (stream_ != nullptr) check(cudaStreamSynchronize(static_cast<cudaStream_t>(stream_)), "cudaStreamSynchronize");
 #endif
 }
 

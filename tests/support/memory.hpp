@@ -24,8 +24,10 @@ class Buffer {
   Buffer& operator=(Buffer&&) = delete;
 
   void* get() const { return ptr_; }
-  void upload(const void* host, size_t bytes);
-  void download(void* host, size_t bytes) const;
+  // Copies to or from the start of the buffer. With a stream (a cudaStream_t as void*) the copy is
+  // ordered on that stream and waited for; without one it is a plain synchronous copy.
+  void upload(const void* host, size_t bytes, void* stream = nullptr);
+  void download(void* host, size_t bytes, void* stream = nullptr) const;
 
   template <typename T>
   static Buffer from(sddmm_backend_t backend, const std::vector<T>& host) {
@@ -48,5 +50,38 @@ class Buffer {
 
 // Waits for all device work (no-op for the CPU backend).
 void synchronize(sddmm_backend_t backend);
+
+// Bytes placed `offset` bytes into a buffer, with guard bytes of 0xFF (NaN in float32 and float64)
+// before and after them: an operand read out of its extent brings NaN into the output, and an
+// output written out of its extent shows in guards_intact().
+class GuardedBuffer {
+ public:
+  static constexpr size_t kGuardBytes = 64;
+  GuardedBuffer(sddmm_backend_t backend, const std::vector<unsigned char>& bytes, size_t offset);
+
+  void* get() const { return static_cast<unsigned char*>(buffer_.get()) + kGuardBytes + offset_; }
+  std::vector<unsigned char> download() const;  // the placed bytes
+  bool guards_intact() const;
+
+ private:
+  Buffer buffer_;
+  size_t offset_;
+  size_t size_;
+};
+
+// A stream of one's own: a non-blocking CUDA stream for the CUDA backend, nothing for the CPU.
+class Stream {
+ public:
+  explicit Stream(sddmm_backend_t backend);
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  void* get() const { return stream_; }  // what the API takes as its stream argument
+  void synchronize() const;
+
+ private:
+  void* stream_ = nullptr;
+};
 
 }  // namespace sddmm::test

@@ -60,9 +60,10 @@ struct Problem {
 
 void expect_rejected(Problem& p, const char* what, sddmm_status_t expected, const std::string& fragment,
                      const std::function<sddmm_status_t()>& call) {
-  INFO("case: ", what);
+  INFO("case: ", std::string(what));  // doctest prints a char* as an address
   const sddmm_status_t s = call();
-  CHECK_MESSAGE(s == expected, "got ", sddmm_status_string(s), ", expected ", sddmm_status_string(expected));
+  CHECK_MESSAGE(s == expected, "got ", std::string(sddmm_status_string(s)), ", expected ",
+                std::string(sddmm_status_string(expected)));
   const std::string message = sddmm_last_error();
   CHECK_MESSAGE(message.find(fragment) != std::string::npos, "message '", message, "' lacks '", fragment, "'");
   CHECK(p.outputs_untouched());
@@ -126,6 +127,29 @@ void check_create_rejections(sddmm_backend_t backend) {
                   [&] { return coo(4, int64_t{1} << 31, 5, r, c, i32, v, f32, b, 0); });
   expect_rejected(p, "nnz whose byte count overflows int64", SDDMM_STATUS_SIZE_OVERFLOW, "overflow",
                   [&] { return coo(4, 10, int64_t{1} << 61, r, c, SDDMM_INDEX_INT64, v, f32, b, 0); });
+  {
+    // Plans hold rows + 1 and cols + 1 offsets of 8 bytes: sizes whose byte counts overflow int64 are
+    // refused before anything is read or allocated (they used to throw length_error on the CPU,
+    // INTERNAL_ERROR, and to wrap the allocation size on the GPU).
+    Buffer r64 = Buffer::from(b, std::vector<int64_t>{0, 1, 1, 3, 2});
+    Buffer c64 = Buffer::from(b, std::vector<int64_t>{2, 0, 9, 4, 4});
+    const int i64 = SDDMM_INDEX_INT64;
+    expect_rejected(p, "rows = 2^60: (rows + 1) * 8 bytes overflow int64", SDDMM_STATUS_SIZE_OVERFLOW, "overflow",
+                    [&] { return coo(int64_t{1} << 60, 10, 5, r64.get(), c64.get(), i64, v, f32, b, 0); });
+    expect_rejected(p, "cols = 2^61 + 3: (cols + 1) * 8 wraps to 32 bytes in size_t", SDDMM_STATUS_SIZE_OVERFLOW, "overflow",
+                    [&] { return coo(4, (int64_t{1} << 61) + 3, 5, r64.get(), c64.get(), i64, v, f32, b, 0); });
+    expect_rejected(p, "rows = INT64_MAX - 1", SDDMM_STATUS_SIZE_OVERFLOW, "overflow",
+                    [&] { return coo(INT64_MAX - 1, 10, 5, r64.get(), c64.get(), i64, v, f32, b, 0); });
+  }
+  {
+    // Every load of an element assumes its alignment (and a misaligned one faults on the GPU).
+    GuardedBuffer odd_cols(b, std::vector<unsigned char>(20, 0), 2);
+    GuardedBuffer odd_vals(b, std::vector<unsigned char>(20, 0), 1);
+    expect_rejected(p, "col_idx 2 bytes off int32 alignment", SDDMM_STATUS_INVALID_ARGUMENT, "col_idx is not aligned",
+                    [&] { return coo(4, 10, 5, r, odd_cols.get(), i32, v, f32, b, 0); });
+    expect_rejected(p, "values 1 byte off float32 alignment", SDDMM_STATUS_INVALID_ARGUMENT, "values is not aligned",
+                    [&] { return coo(4, 10, 5, r, c, i32, odd_vals.get(), f32, b, 0); });
+  }
   expect_rejected(p, "CSR offsets not starting at 0", SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets[0] = 1", [&] { return csr({1, 1, 3, 4, 5}, 5); });
   expect_rejected(p, "CSR offsets decreasing", SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets[2] = 0 is less than", [&] { return csr({0, 1, 0, 4, 5}, 5); });
   expect_rejected(p, "CSR offsets not ending at nnz", SDDMM_STATUS_INDEX_OUT_OF_RANGE, "must equal nnz", [&] { return csr({0, 1, 3, 4, 4}, 5); });
@@ -192,6 +216,36 @@ void check_execute_rejections(sddmm_backend_t backend) {
   expect_rejected(p, "NULL y", SDDMM_STATUS_NULL_POINTER, "y is NULL", [&] { return spmm(&x, nullptr, 0); });
   auto y_on_x = with(y, [&](sddmm_dense_t& d) { d.data = x.data; });
   expect_rejected(p, "y aliases x", SDDMM_STATUS_INVALID_ARGUMENT, "y overlaps x", [&] { return spmm(&x, &y_on_x, 0); });
+
+  // Pointers off their element's alignment: every load assumes it, and on the GPU a misaligned
+  // load is an error that poisons the caller's context.
+  GuardedBuffer odd_x1(p.backend, std::vector<unsigned char>(12 * 4, 0), 2);
+  auto misaligned_x1 = with(a, [&](sddmm_dense_t& d) { d.data = odd_x1.get(); });
+  expect_rejected(p, "x1.data 2 bytes off float32 alignment", SDDMM_STATUS_INVALID_ARGUMENT, "x1.data is not aligned",
+                  [&] { return sddmm(&misaligned_x1, &b, out, f32); });
+  GuardedBuffer odd_out(p.backend, std::vector<unsigned char>(5 * 4, 0x5A), 1);
+  expect_rejected(p, "out 1 byte off float32 alignment", SDDMM_STATUS_INVALID_ARGUMENT, "out is not aligned",
+                  [&] { return sddmm(&a, &b, odd_out.get(), f32); });
+  CHECK(odd_out.download() == std::vector<unsigned char>(5 * 4, 0x5A));
+  GuardedBuffer odd_y(p.backend, std::vector<unsigned char>(8 * 4, 0x5A), 2);
+  auto misaligned_y = with(y, [&](sddmm_dense_t& d) { d.data = odd_y.get(); });
+  expect_rejected(p, "y.data 2 bytes off float32 alignment", SDDMM_STATUS_INVALID_ARGUMENT, "y.data is not aligned",
+                  [&] { return spmm(&x, &misaligned_y, 0); });
+  CHECK(odd_y.download() == std::vector<unsigned char>(8 * 4, 0x5A));
+
+  // The case: float64 operands 4 bytes off, on a float64 handle.
+  sddmm_matrix_t f64 = nullptr;
+  REQUIRE(sddmm_create_coo(&f64, 4, 10, 5, p.d_rows.get(), p.d_cols.get(), SDDMM_INDEX_INT32, nullptr, SDDMM_DTYPE_FLOAT64,
+                           p.backend, 0, 0, nullptr) == SDDMM_STATUS_SUCCESS);
+  GuardedBuffer x1_f64(p.backend, std::vector<unsigned char>(12 * 8, 0), 4);
+  Buffer x2_f64(p.backend, 30 * 8);
+  GuardedBuffer out_f64(p.backend, std::vector<unsigned char>(5 * 8, 0x5A), 0);
+  const sddmm_dense_t d1{x1_f64.get(), 4, 3, 3, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT64};
+  const sddmm_dense_t d2{x2_f64.get(), 3, 10, 3, SDDMM_LAYOUT_COL_MAJOR, SDDMM_DTYPE_FLOAT64};
+  expect_rejected(p, "float64 x1.data 4 bytes off alignment", SDDMM_STATUS_INVALID_ARGUMENT, "x1.data is not aligned",
+                  [&] { return sddmm_execute(f64, &d1, &d2, out_f64.get(), SDDMM_DTYPE_FLOAT64, nullptr); });
+  CHECK(out_f64.download() == std::vector<unsigned char>(5 * 8, 0x5A));
+  sddmm_destroy(f64);
 }
 
 }  // namespace sddmm::test

@@ -1,0 +1,67 @@
+// Faults on the CUDA backend: device memory that cannot be had at creation. (No GPU at all is the
+// "no-device" suite, no_device_test.cpp.)
+#ifdef SDDMM_TESTS_HAVE_CUDA
+#include <cuda_runtime.h>
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "differential.hpp"
+#include "memory.hpp"
+#include "sddmm.h"
+
+namespace sddmm::test {
+namespace {
+
+size_t free_device_memory() {
+  size_t free = 0, total = 0;
+  REQUIRE(cudaMemGetInfo(&free, &total) == cudaSuccess);
+  return free;
+}
+
+// A COO matrix whose plan cannot fit: `rows` x `cols` with 3 real entries on the device (int64
+// indices), one dimension 2^40, so its 2^40 + 1 offsets need 8 TB. Creation must say OUT_OF_MEMORY
+// and leave the handle untouched.
+void expect_out_of_memory(int64_t rows, int64_t cols) {
+  INFO("A ", rows, " x ", cols, ", nnz 3, int64 indices");
+  const Buffer d_rows = Buffer::from(SDDMM_BACKEND_CUDA, std::vector<int64_t>{0, 12345 % rows, rows - 1});
+  const Buffer d_cols = Buffer::from(SDDMM_BACKEND_CUDA, std::vector<int64_t>{cols - 1, 0, 2 % cols});
+  auto* const untouched = reinterpret_cast<sddmm_matrix_t>(uintptr_t{0x5eed});
+  sddmm_matrix_t h = untouched;
+  const sddmm_status_t s = sddmm_create_coo(&h, rows, cols, 3, d_rows.get(), d_cols.get(), SDDMM_INDEX_INT64, nullptr,
+                                            SDDMM_DTYPE_FLOAT32, SDDMM_BACKEND_CUDA, 0, 0, nullptr);
+  const std::string message = sddmm_last_error();
+  CHECK_MESSAGE(s == SDDMM_STATUS_OUT_OF_MEMORY, "got ", std::string(sddmm_status_string(s)), ": ", message);
+  CHECK_MESSAGE(message.find("out of memory") != std::string::npos, "message: '", message, "'");
+  CHECK(h == untouched);
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu: device out of memory at creation gives OUT_OF_MEMORY, frees all it took, the next call works") {
+    const int64_t huge = int64_t{1} << 40;
+    // The first attempts load the kernels they launch (lazy module loading keeps that memory), so
+    // the measurement starts after them.
+    expect_out_of_memory(huge, 3);
+    expect_out_of_memory(3, huge);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const size_t before = free_device_memory();
+    for (int i = 0; i < 3; ++i) {
+      expect_out_of_memory(huge, 3);  // fails at the row offsets, early
+      expect_out_of_memory(3, huge);  // fails at the column offsets, after both sorts
+    }
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const size_t after = free_device_memory();
+    CHECK_MESSAGE(after == before, "free device memory ", before, " bytes before 6 failed creations, ", after,
+                  " after");
+    CHECK(cudaGetLastError() == cudaSuccess);  // no error left behind for the caller
+    check_sddmm(SDDMM_BACKEND_CUDA, SddmmCase{"after OUT_OF_MEMORY", random_coo(40, 30, 200, 8300), 16});
+    check_spmm(SDDMM_BACKEND_CUDA, SpmmCase{"after OUT_OF_MEMORY", random_coo(40, 30, 200, 8301), 8, true});
+  }
+}
+
+}  // namespace sddmm::test
+#endif  // SDDMM_TESTS_HAVE_CUDA
