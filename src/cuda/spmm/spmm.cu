@@ -48,7 +48,11 @@ void launch(SpmmArgs<typename Config::Scalar, I> args, const OuterSplit<I>& spli
     args.outer_count = split.light.size();
     const int64_t blocks = (args.outer_count * args.group * args.slices + kThreads - 1) / kThreads;
     const int grid = static_cast<int>(blocks < resident_blocks ? blocks : resident_blocks);
-    spmm_row_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
+    if (args.slices > 1) {
+      spmm_row_kernel<Config, I, true><<<grid, kThreads, 0, stream>>>(args);
+    } else {
+      spmm_row_kernel<Config, I, false><<<grid, kThreads, 0, stream>>>(args);
+    }
     check_launch("spmm_row_kernel");
   }
   if (!split.heavy.empty()) {

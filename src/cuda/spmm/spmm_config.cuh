@@ -40,7 +40,7 @@ struct SpmmArgs {
   int64_t y_row_stride = 0;
   int64_t y_col_stride = 0;
   int group = 32;
-  int slices = 1;  // lane groups per row (1, or 32 / group: a warp per row, slices summed by shuffles)
+  int slices = 1;  // lane groups per light row: 1, or 32 / group (a warp per row; the sliced kernel)
 };
 
 }  // namespace sddmm::cuda

@@ -72,42 +72,54 @@ __device__ __forceinline__ void store_row_slice(const SpmmArgs<typename Config::
   }
 }
 
-// One team of group * slices lanes (a group, or a whole warp) per row. With slices > 1 each group
-// sums a contiguous slice of the row and the slices are combined by a fixed butterfly of shuffles;
-// every lane of a team runs the same loops so that the shuffles see the whole warp.
-template <typename Config, typename I>
+// One lane group per row (kSliced = false), or a whole warp per row (kSliced = true): then each
+// of its 32 / group groups sums a contiguous slice of the row and the slices are combined by a fixed
+// butterfly of shuffles, every lane running the same loops so the shuffles see the whole warp. Two
+// instantiations rather than one runtime path: the sliced loop's extra bookkeeping cost 8-22 % on
+// matrices that use one slice (banded, block-diagonal, SBM; H200, bench/RESULTS.md).
+template <typename Config, typename I, bool kSliced>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_row_kernel(const SpmmArgs<typename Config::Scalar, I> a) {
   using T = typename Config::Scalar;
   constexpr int kVec = Config::kVec;
-  const int team = a.group * a.slices;
-  const int team_lane = threadIdx.x & (team - 1);
-  const int slice = team_lane / a.group;
-  const int group_lane = team_lane & (a.group - 1);
-  const int slice_shift = __ffs(a.slices) - 1;
-  const int64_t stride = (int64_t{gridDim.x} * blockDim.x) / team;
-  for (int64_t item = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / team; item < a.outer_count; item += stride) {
-    const int64_t o = a.outer_list[item];
-    const int64_t begin = a.offsets[o];
-    const int64_t length = a.offsets[o + 1] - begin;
-    // slices is a power of two: a shift, not a 64-bit division per row (measured: the division cost
-    // 12-20 % on banded 1M x 1M, 11 entries per row).
-    const int64_t per_slice = (length + a.slices - 1) >> slice_shift;
-    const int64_t slice_begin = begin + min(length, slice * per_slice);
-    const int64_t slice_end = begin + min(length, (slice + 1) * per_slice);
-    for (int64_t tile = 0; tile < a.n; tile += int64_t{a.group} * kVec) {
-      const int64_t j = tile + int64_t{group_lane} * kVec;
-      Vector<T, kVec> acc;
-      if (j < a.n) {
-        acc = accumulate_entries<Config, I>(a, slice_begin, slice_end, j);
-      } else {
-#pragma unroll
-        for (int t = 0; t < kVec; ++t) acc.v[t] = T(0);
+  if constexpr (!kSliced) {
+    const int group_lane = threadIdx.x & (a.group - 1);
+    const int64_t stride = (int64_t{gridDim.x} * blockDim.x) / a.group;
+    for (int64_t item = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / a.group; item < a.outer_count; item += stride) {
+      const int64_t o = a.outer_list[item];
+      const int64_t begin = a.offsets[o];
+      const int64_t end = a.offsets[o + 1];
+      for (int64_t j = int64_t{group_lane} * kVec; j < a.n; j += int64_t{a.group} * kVec) {
+        store_row_slice<Config, I>(a, o, j, accumulate_entries<Config, I>(a, begin, end, j));
       }
-      for (int offset = a.group; offset < team; offset *= 2) {
+    }
+  } else {
+    const int lane = threadIdx.x & 31;
+    const int slice = lane / a.group;
+    const int group_lane = lane & (a.group - 1);
+    const int slice_shift = __ffs(32 / a.group) - 1;  // log2(slices); slices = 32 / group
+    const int64_t stride = (int64_t{gridDim.x} * blockDim.x) / 32;
+    for (int64_t item = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / 32; item < a.outer_count; item += stride) {
+      const int64_t o = a.outer_list[item];
+      const int64_t begin = a.offsets[o];
+      const int64_t length = a.offsets[o + 1] - begin;
+      const int64_t per_slice = (length + (32 / a.group) - 1) >> slice_shift;
+      const int64_t slice_begin = begin + min(length, slice * per_slice);
+      const int64_t slice_end = begin + min(length, (slice + 1) * per_slice);
+      for (int64_t tile = 0; tile < a.n; tile += int64_t{a.group} * kVec) {
+        const int64_t j = tile + int64_t{group_lane} * kVec;
+        Vector<T, kVec> acc;
+        if (j < a.n) {
+          acc = accumulate_entries<Config, I>(a, slice_begin, slice_end, j);
+        } else {
 #pragma unroll
-        for (int t = 0; t < kVec; ++t) acc.v[t] += __shfl_xor_sync(0xffffffffu, acc.v[t], offset);
+          for (int t = 0; t < kVec; ++t) acc.v[t] = T(0);
+        }
+        for (int offset = a.group; offset < 32; offset *= 2) {
+#pragma unroll
+          for (int t = 0; t < kVec; ++t) acc.v[t] += __shfl_xor_sync(0xffffffffu, acc.v[t], offset);
+        }
+        if (slice == 0 && j < a.n) store_row_slice<Config, I>(a, o, j, acc);
       }
-      if (slice == 0 && j < a.n) store_row_slice<Config, I>(a, o, j, acc);
     }
   }
 }
