@@ -18,12 +18,6 @@ struct OuterSplit {
   int64_t light_entries = 0;  // entries held by the light outer indices
 };
 
-// Per-matrix facts the kernel choice reads.
-struct PatternStats {
-  int64_t max_row_length = 0;
-  int64_t max_col_length = 0;
-};
-
 // T: value type; I: index type of the plan (int32 when rows, cols and nnz fit, else int64).
 template <typename T, typename I>
 struct DevicePattern {
@@ -42,7 +36,6 @@ struct DevicePattern {
   OuterSplit<I> col_split;           // columns by length, for transposed SpMM
   int64_t heavy_threshold = 0;       // entries above which an outer index is heavy
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (persistent grids)
-  PatternStats stats;
 };
 
 // Validates the caller's device arrays (indices in range, CSR offsets monotone from 0 to nnz) on the

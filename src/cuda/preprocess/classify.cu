@@ -33,8 +33,8 @@ DeviceArray<I> select(const int64_t* offsets, int64_t outer, int64_t threshold, 
     check(cudaMemcpyAsync(list.get(), all.get(), static_cast<size_t>(count) * sizeof(I), cudaMemcpyDeviceToDevice, stream),
           "cudaMemcpyAsync (outer list)");
   }
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return list;
+  return list;  // `all` is freed by cudaFree, which waits for the copy; creation syncs the stream at its end
+
 }
 
 template <typename I>

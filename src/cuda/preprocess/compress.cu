@@ -76,10 +76,6 @@ __global__ void rows_from_offsets_kernel(const int64_t* offsets, int64_t rows, i
   }
 }
 
-__global__ void max_length_kernel(const int64_t* offsets, int64_t outer, unsigned long long* longest) {
-  SDDMM_GRID_STRIDE(o, outer) atomicMax(longest, static_cast<unsigned long long>(offsets[o + 1] - offsets[o]));
-}
-
 template <typename In, typename I>
 DeviceArray<I> converted(const void* in, int64_t n, cudaStream_t stream) {
   DeviceArray<I> out(n);
@@ -148,18 +144,6 @@ bool is_sorted(const void* keys, bool wide, int64_t n, cudaStream_t stream) {
   check(cudaMemcpyAsync(&flag, d_flag.get(), sizeof(int), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return flag == 0;
-}
-
-int64_t longest(const DeviceArray<int64_t>& offsets, int64_t outer, cudaStream_t stream) {
-  if (outer == 0) return 0;
-  DeviceArray<unsigned long long> d_max(1);
-  check(cudaMemsetAsync(d_max.get(), 0, sizeof(unsigned long long), stream), "cudaMemsetAsync");
-  max_length_kernel<<<blocks_for(outer), kThreads, 0, stream>>>(offsets.get(), outer, d_max.get());
-  check_launch("max_length_kernel");
-  unsigned long long result = 0;
-  check(cudaMemcpyAsync(&result, d_max.get(), sizeof(result), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return static_cast<int64_t>(result);
 }
 
 int64_t heavy_threshold() {
@@ -248,8 +232,6 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.resident_blocks = resident_blocks(info.device_id);
   p.row_split = split_by_length<I>(p.row_offsets, info.rows, nnz, p.heavy_threshold, stream);
   p.col_split = split_by_length<I>(p.col_offsets, info.cols, nnz, p.heavy_threshold, stream);
-  p.stats.max_row_length = longest(p.row_offsets, info.rows, stream);
-  p.stats.max_col_length = longest(p.col_offsets, info.cols, stream);
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
   return p;
 }
