@@ -26,6 +26,13 @@ __device__ __forceinline__ T group_sum(T x, int width) {
   return x;
 }
 
+// The fewest lanes (a power of two, at most a warp) that cover `steps` steps in one pass.
+inline int lanes_covering(int64_t steps) {
+  int lanes = 1;
+  while (lanes < 32 && lanes < steps) lanes *= 2;
+  return lanes;
+}
+
 inline bool is_aligned(const void* p, int bytes) { return reinterpret_cast<unsigned long long>(p) % bytes == 0; }
 
 }  // namespace sddmm::cuda

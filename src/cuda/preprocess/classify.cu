@@ -4,6 +4,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "cuda/pattern.cuh"
+#include "cuda/preprocess/launch.cuh"
 
 namespace sddmm::cuda {
 namespace {
@@ -39,7 +40,7 @@ DeviceArray<I> select(const int64_t* offsets, int64_t outer, int64_t threshold, 
 
 template <typename I>
 __global__ void count_entries_kernel(const int64_t* offsets, const I* list, int64_t count, unsigned long long* total) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < count; i += int64_t{gridDim.x} * blockDim.x) {
+  SDDMM_GRID_STRIDE(i, count) {
     const int64_t o = list[i];
     atomicAdd(total, static_cast<unsigned long long>(offsets[o + 1] - offsets[o]));
   }
@@ -51,8 +52,8 @@ int64_t entries_of(const int64_t* offsets, const DeviceArray<I>& list, cudaStrea
   if (list.empty()) return 0;
   DeviceArray<unsigned long long> d_total(1);
   check(cudaMemsetAsync(d_total.get(), 0, sizeof(unsigned long long), stream), "cudaMemsetAsync");
-  const int64_t blocks = (list.size() + 255) / 256;
-  count_entries_kernel<<<static_cast<int>(blocks < 4096 ? blocks : 4096), 256, 0, stream>>>(offsets, list.get(), list.size(), d_total.get());
+  count_entries_kernel<<<preprocess_blocks(list.size()), kPreprocessThreads, 0, stream>>>(offsets, list.get(), list.size(),
+                                                                                      d_total.get());
   check_launch("count_entries_kernel");
   unsigned long long total = 0;
   check(cudaMemcpyAsync(&total, d_total.get(), sizeof(total), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");

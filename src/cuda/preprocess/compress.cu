@@ -7,20 +7,12 @@
 #include <type_traits>
 
 #include "cuda/pattern.cuh"
+#include "cuda/preprocess/launch.cuh"
 #include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
 
-constexpr int kThreads = 256;
-
-int blocks_for(int64_t n) {
-  const int64_t b = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(b < 65535 * 8 ? (b > 0 ? b : 1) : 65535 * 8);
-}
-
-#define SDDMM_GRID_STRIDE(i, n) \
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < (n); i += int64_t{gridDim.x} * blockDim.x)
 
 template <typename In, typename I>
 __global__ void convert_kernel(const In* in, I* out, int64_t n) {
@@ -80,7 +72,7 @@ template <typename In, typename I>
 DeviceArray<I> converted(const void* in, int64_t n, cudaStream_t stream) {
   DeviceArray<I> out(n);
   if (n > 0) {
-    convert_kernel<<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const In*>(in), out.get(), n);
+    convert_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const In*>(in), out.get(), n);
     check_launch("convert_kernel");
   }
   return out;
@@ -111,7 +103,7 @@ template <typename I>
 void sort_by_key(const I* keys_in, I* keys_out, I* positions_out, int64_t n, int64_t outer, cudaStream_t stream) {
   using U = std::make_unsigned_t<I>;
   DeviceArray<I> positions(n);
-  iota_kernel<<<blocks_for(n), kThreads, 0, stream>>>(positions.get(), n);
+  iota_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(positions.get(), n);
   check_launch("iota_kernel");
   const auto* k_in = reinterpret_cast<const U*>(keys_in);
   auto* k_out = reinterpret_cast<U*>(keys_out);
@@ -126,7 +118,7 @@ void sort_by_key(const I* keys_in, I* keys_out, I* positions_out, int64_t n, int
 template <typename I>
 DeviceArray<int64_t> offsets_from_sorted(const I* keys, int64_t n, int64_t outer, cudaStream_t stream) {
   DeviceArray<int64_t> offsets(outer + 1);
-  offsets_from_sorted_kernel<<<blocks_for(outer + 1), kThreads, 0, stream>>>(keys, n, outer, offsets.get());
+  offsets_from_sorted_kernel<<<preprocess_blocks(outer + 1), kPreprocessThreads, 0, stream>>>(keys, n, outer, offsets.get());
   check_launch("offsets_from_sorted_kernel");
   return offsets;
 }
@@ -135,9 +127,9 @@ bool is_sorted(const void* keys, bool wide, int64_t n, cudaStream_t stream) {
   DeviceArray<int> d_flag(1);
   check(cudaMemsetAsync(d_flag.get(), 0, sizeof(int), stream), "cudaMemsetAsync");
   if (wide) {
-    flag_descent_kernel<<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const int64_t*>(keys), n, d_flag.get());
+    flag_descent_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const int64_t*>(keys), n, d_flag.get());
   } else {
-    flag_descent_kernel<<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const int32_t*>(keys), n, d_flag.get());
+    flag_descent_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const int32_t*>(keys), n, d_flag.get());
   }
   check_launch("flag_descent_kernel");
   int flag = 0;
@@ -190,7 +182,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     if (info.rows == 0) check(cudaMemsetAsync(p.row_offsets.get(), 0, sizeof(int64_t), stream), "cudaMemsetAsync");
     p.entry_row = DeviceArray<I>(nnz);
     if (nnz > 0) {
-      rows_from_offsets_kernel<<<blocks_for(nnz), kThreads, 0, stream>>>(p.row_offsets.get(), info.rows, nnz, p.entry_row.get());
+      rows_from_offsets_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(p.row_offsets.get(), info.rows, nnz, p.entry_row.get());
       check_launch("rows_from_offsets_kernel");
     }
     p.entry_col = to_plan_index<I>(input.cols, input.index_type, nnz, stream);
@@ -208,7 +200,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     sort_by_key(caller_row.get(), p.entry_row.get(), p.caller_position.get(), nnz, info.rows, stream);
     p.entry_col = DeviceArray<I>(nnz);
     p.entry_value = DeviceArray<T>(values != nullptr ? nnz : 0);
-    gather_kernel<<<blocks_for(nnz), kThreads, 0, stream>>>(p.caller_position.get(), caller_col.get(), p.entry_col.get(),
+    gather_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(p.caller_position.get(), caller_col.get(), p.entry_col.get(),
                                                            values, p.entry_value.get(), nnz);
     check_launch("gather_kernel");
     p.row_offsets = offsets_from_sorted(p.entry_row.get(), nnz, info.rows, stream);
@@ -222,7 +214,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.csc_value = DeviceArray<T>(p.entry_value.empty() ? 0 : nnz);
   if (nnz > 0) {
     sort_by_key(p.entry_col.get(), csc_col.get(), csc_position.get(), nnz, info.cols, stream);
-    gather_kernel<<<blocks_for(nnz), kThreads, 0, stream>>>(csc_position.get(), p.entry_row.get(), p.csc_row.get(),
+    gather_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(csc_position.get(), p.entry_row.get(), p.csc_row.get(),
                                                            p.entry_value.get(), p.csc_value.get(), nnz);
     check_launch("gather_kernel (csc)");
   }

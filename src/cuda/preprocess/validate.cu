@@ -3,21 +3,16 @@
 #include <limits>
 
 #include "cuda/pattern.cuh"
+#include "cuda/preprocess/launch.cuh"
 
 namespace sddmm::cuda {
 namespace {
 
 constexpr unsigned long long kNone = std::numeric_limits<unsigned long long>::max();
-constexpr int kThreads = 256;
-
-int blocks_for(int64_t n) {
-  const int64_t b = (n + kThreads - 1) / kThreads;
-  return static_cast<int>(b < 65535 * 8 ? (b > 0 ? b : 1) : 65535 * 8);
-}
 
 template <typename In>
 __global__ void first_out_of_range_kernel(const In* indices, int64_t n, int64_t bound, unsigned long long* first) {
-  for (int64_t p = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; p < n; p += int64_t{gridDim.x} * blockDim.x) {
+  SDDMM_GRID_STRIDE(p, n) {
     const int64_t v = indices[p];
     if (v < 0 || v >= bound) atomicMin(first, static_cast<unsigned long long>(p));
   }
@@ -27,7 +22,7 @@ __global__ void first_out_of_range_kernel(const In* indices, int64_t n, int64_t 
 // or q == rows and offsets[rows] != nnz.
 template <typename In>
 __global__ void first_bad_offset_kernel(const In* offsets, int64_t rows, int64_t nnz, unsigned long long* first) {
-  for (int64_t q = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; q <= rows; q += int64_t{gridDim.x} * blockDim.x) {
+  SDDMM_GRID_STRIDE(q, rows + 1) {
     const int64_t o = offsets[q];
     const bool bad = (q == 0 && o != 0) || (q > 0 && (o < static_cast<int64_t>(offsets[q - 1]) || o > nnz)) ||
                      (q == rows && o != nnz);
@@ -61,9 +56,9 @@ void validate_indices(const void* indices, sddmm_index_type_t type, int64_t n, i
   DeviceArray<unsigned long long> d_first(1);
   check(cudaMemsetAsync(d_first.get(), 0xFF, sizeof(unsigned long long), stream), "cudaMemsetAsync");
   if (type == SDDMM_INDEX_INT64) {
-    first_out_of_range_kernel<<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const int64_t*>(indices), n, bound, d_first.get());
+    first_out_of_range_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const int64_t*>(indices), n, bound, d_first.get());
   } else {
-    first_out_of_range_kernel<<<blocks_for(n), kThreads, 0, stream>>>(static_cast<const int32_t*>(indices), n, bound, d_first.get());
+    first_out_of_range_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const int32_t*>(indices), n, bound, d_first.get());
   }
   check_launch("first_out_of_range_kernel");
   const unsigned long long first = read_first(d_first, stream);
@@ -80,9 +75,9 @@ void validate_row_offsets(const void* offsets, sddmm_index_type_t type, int64_t 
   DeviceArray<unsigned long long> d_first(1);
   check(cudaMemsetAsync(d_first.get(), 0xFF, sizeof(unsigned long long), stream), "cudaMemsetAsync");
   if (type == SDDMM_INDEX_INT64) {
-    first_bad_offset_kernel<<<blocks_for(rows + 1), kThreads, 0, stream>>>(static_cast<const int64_t*>(offsets), rows, nnz, d_first.get());
+    first_bad_offset_kernel<<<preprocess_blocks(rows + 1), kPreprocessThreads, 0, stream>>>(static_cast<const int64_t*>(offsets), rows, nnz, d_first.get());
   } else {
-    first_bad_offset_kernel<<<blocks_for(rows + 1), kThreads, 0, stream>>>(static_cast<const int32_t*>(offsets), rows, nnz, d_first.get());
+    first_bad_offset_kernel<<<preprocess_blocks(rows + 1), kPreprocessThreads, 0, stream>>>(static_cast<const int32_t*>(offsets), rows, nnz, d_first.get());
   }
   check_launch("first_bad_offset_kernel");
   const unsigned long long first = read_first(d_first, stream);

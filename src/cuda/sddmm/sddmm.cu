@@ -31,8 +31,7 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2) {
                        (x2.ld * int64_t{sizeof(T)}) % 16 == 0;
   const bool vector = contiguous_k && aligned && k % kVec == 0;
   const int64_t steps = (vector ? k / kVec : k) / kStepsPerLane;
-  int group = 1;
-  while (group < 32 && group < steps) group *= 2;
+  const int group = lanes_covering(steps);
   return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group};
 }
 

@@ -32,8 +32,7 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
                        (y.ld * int64_t{sizeof(T)}) % 16 == 0;
   const bool vector = contiguous && aligned && n % kVec == 0;
   const int64_t steps = vector ? n / kVec : n;
-  int group = 1;
-  while (group < 32 && group < steps) group *= 2;
+  const int group = lanes_covering(steps);
   const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
   const int slices = mean >= kSpmmEntriesPerSlice * (32 / group) ? 32 / group : 1;
   return {vector ? SpmmKernel::kVector16 : SpmmKernel::kStrided, group, slices};
