@@ -6,6 +6,7 @@
 
 #include "core/matrix.hpp"
 #include "cuda/pattern.cuh"
+#include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm.cuh"
 #include "cuda/spmm/spmm.cuh"
 
@@ -29,12 +30,12 @@ class CudaPlan final : public Plan {
     if (switched) (void)cudaSetDevice(previous);
   }
 
-  void sddmm(const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t /*out_dtype*/, void* stream) const override {
+  void sddmm(const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t out_dtype, void* stream) const override {
     DeviceGuard guard(device_);
     require_device_pointer(x1.data, device_, "x1.data");
     require_device_pointer(x2.data, device_, "x2.data");
     require_device_pointer(out, device_, "out");
-    run_sddmm(*pattern_, x1, x2, static_cast<T*>(out), as_stream(stream));
+    run_sddmm(*pattern_, x1, x2, out, out_dtype, as_stream(stream));
   }
 
   void spmm(const DenseView& x, const DenseView& y, bool transpose, void* stream) const override {
@@ -72,6 +73,8 @@ std::unique_ptr<Plan> make_cuda_plan(const MatrixInfo& info, const SparseInput& 
   switch (info.value_dtype) {
     case SDDMM_DTYPE_FLOAT32: return cuda::make_plan_for<float>(info, input, cuda::as_stream(stream));
     case SDDMM_DTYPE_FLOAT64: return cuda::make_plan_for<double>(info, input, cuda::as_stream(stream));
+    case SDDMM_DTYPE_FLOAT16: return cuda::make_plan_for<__half>(info, input, cuda::as_stream(stream));
+    case SDDMM_DTYPE_BFLOAT16: return cuda::make_plan_for<__nv_bfloat16>(info, input, cuda::as_stream(stream));
     default: fail(SDDMM_STATUS_NOT_SUPPORTED, "the CUDA backend does not support value dtype ", int(info.value_dtype));
   }
 }

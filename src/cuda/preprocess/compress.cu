@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <type_traits>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include "cuda/pattern.cuh"
 #include "cuda/preprocess/launch.cuh"
 #include "cuda/tuning.hpp"
@@ -232,5 +235,11 @@ template DevicePattern<float, int32_t> build_device_pattern<float, int32_t>(cons
 template DevicePattern<float, int64_t> build_device_pattern<float, int64_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);
 template DevicePattern<double, int32_t> build_device_pattern<double, int32_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);
 template DevicePattern<double, int64_t> build_device_pattern<double, int64_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);
+template DevicePattern<__half, int32_t> build_device_pattern<__half, int32_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);
+template DevicePattern<__half, int64_t> build_device_pattern<__half, int64_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);
+template DevicePattern<__nv_bfloat16, int32_t> build_device_pattern<__nv_bfloat16, int32_t>(const MatrixInfo&, const SparseInput&,
+                                                                                         cudaStream_t);
+template DevicePattern<__nv_bfloat16, int64_t> build_device_pattern<__nv_bfloat16, int64_t>(const MatrixInfo&, const SparseInput&,
+                                                                                         cudaStream_t);
 
 }  // namespace sddmm::cuda

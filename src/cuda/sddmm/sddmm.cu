@@ -21,14 +21,14 @@ struct SddmmChoice {
 //    and each lane has a couple of loads per entry besides the kEntriesPerGroup in flight.
 //    Measured (H200, uniform 8000^2 640k, K = 128): 1 step per lane with 1 entry in flight
 //    0.274 ms; 2 steps with 4 entries in flight 0.074 ms (bench/RESULTS.md, c3858c3).
-template <typename T>
+template <typename F>
 SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2) {
   constexpr int64_t kStepsPerLane = 2;
-  constexpr int kVec = 16 / static_cast<int>(sizeof(T));
+  constexpr int kVec = 16 / static_cast<int>(sizeof(F));
   const int64_t k = x1.cols;
   const bool contiguous_k = x1.col_stride() == 1 && x2.row_stride() == 1;
-  const bool aligned = is_aligned(x1.data, 16) && is_aligned(x2.data, 16) && (x1.ld * int64_t{sizeof(T)}) % 16 == 0 &&
-                       (x2.ld * int64_t{sizeof(T)}) % 16 == 0;
+  const bool aligned = is_aligned(x1.data, 16) && is_aligned(x2.data, 16) && (x1.ld * int64_t{sizeof(F)}) % 16 == 0 &&
+                       (x2.ld * int64_t{sizeof(F)}) % 16 == 0;
   const bool vector = contiguous_k && aligned && k % kVec == 0;
   const int64_t steps = (vector ? k / kVec : k) / kStepsPerLane;
   const int group = lanes_covering(steps);
@@ -38,7 +38,7 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2) {
 // A persistent grid: as many blocks as fit on the GPU at once (fewer for small problems), each
 // looping over the entries; millions of short-lived blocks cost more in scheduling than they do.
 template <typename Config, typename I>
-void launch(const SddmmArgs<typename Config::Scalar, I>& args, int resident_blocks, cudaStream_t stream) {
+void launch(const SddmmArgs<typename Config::Types, I>& args, int resident_blocks, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
   const int64_t per_block = int64_t{kThreads / 32} * (32 / args.group) * Config::kEntriesPerGroup;
   const int64_t needed = (args.nnz + per_block - 1) / per_block;
@@ -47,36 +47,53 @@ void launch(const SddmmArgs<typename Config::Scalar, I>& args, int resident_bloc
   check_launch("sddmm_entry_kernel");
 }
 
-}  // namespace
-
-template <typename T, typename I>
-void run_sddmm(const DevicePattern<T, I>& a, const DenseView& x1, const DenseView& x2, T* out, cudaStream_t stream) {
-  SddmmArgs<T, I> args;
+template <typename P, typename I>
+void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2, void* out,
+               cudaStream_t stream) {
+  using F = typename P::Feature;
+  SddmmArgs<P, I> args;
   args.nnz = a.nnz;
   args.k = x1.cols;
   args.entry_row = a.entry_row.get();
   args.entry_col = a.entry_col.get();
   args.entry_value = a.entry_value.get();
   args.caller_position = a.caller_position.get();
-  args.x1 = static_cast<const T*>(x1.data);
+  args.x1 = static_cast<const F*>(x1.data);
   args.x1_row_stride = x1.row_stride();
   args.x1_k_stride = x1.col_stride();
-  args.x2 = static_cast<const T*>(x2.data);
+  args.x2 = static_cast<const F*>(x2.data);
   args.x2_k_stride = x2.row_stride();
   args.x2_col_stride = x2.col_stride();
-  args.out = out;
-  const SddmmChoice choice = choose_sddmm_kernel<T>(x1, x2);
+  args.out = static_cast<typename P::Output*>(out);
+  const SddmmChoice choice = choose_sddmm_kernel<F>(x1, x2);
   args.group = choice.group;
   switch (choice.kernel) {
-    case SddmmKernel::kVector16: launch<SddmmConfig<T, 16>, I>(args, a.resident_blocks, stream); return;
-    case SddmmKernel::kStrided: launch<SddmmConfig<T, 0>, I>(args, a.resident_blocks, stream); return;
+    case SddmmKernel::kVector16: launch<SddmmConfig<P, 16>, I>(args, a.resident_blocks, stream); return;
+    case SddmmKernel::kStrided: launch<SddmmConfig<P, 0>, I>(args, a.resident_blocks, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SDDMM kernel for this call");
 }
 
-template void run_sddmm<float, int32_t>(const DevicePattern<float, int32_t>&, const DenseView&, const DenseView&, float*, cudaStream_t);
-template void run_sddmm<float, int64_t>(const DevicePattern<float, int64_t>&, const DenseView&, const DenseView&, float*, cudaStream_t);
-template void run_sddmm<double, int32_t>(const DevicePattern<double, int32_t>&, const DenseView&, const DenseView&, double*, cudaStream_t);
-template void run_sddmm<double, int64_t>(const DevicePattern<double, int64_t>&, const DenseView&, const DenseView&, double*, cudaStream_t);
+}  // namespace
+
+template <typename V, typename I>
+void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t out_dtype,
+               cudaStream_t stream) {
+  dispatch_precision<V>(x1.dtype, out_dtype, [&](auto precision) {
+    run_typed<decltype(precision), I>(a, x1, x2, out, stream);
+  });
+}
+
+#define SDDMM_INSTANTIATE_RUN_SDDMM(V, I) \
+  template void run_sddmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, void*, sddmm_dtype_t, cudaStream_t);
+SDDMM_INSTANTIATE_RUN_SDDMM(float, int32_t)
+SDDMM_INSTANTIATE_RUN_SDDMM(float, int64_t)
+SDDMM_INSTANTIATE_RUN_SDDMM(double, int32_t)
+SDDMM_INSTANTIATE_RUN_SDDMM(double, int64_t)
+SDDMM_INSTANTIATE_RUN_SDDMM(__half, int32_t)
+SDDMM_INSTANTIATE_RUN_SDDMM(__half, int64_t)
+SDDMM_INSTANTIATE_RUN_SDDMM(__nv_bfloat16, int32_t)
+SDDMM_INSTANTIATE_RUN_SDDMM(__nv_bfloat16, int64_t)
+#undef SDDMM_INSTANTIATE_RUN_SDDMM
 
 }  // namespace sddmm::cuda

@@ -6,8 +6,10 @@
 
 namespace sddmm::cuda {
 
-// Runs out = A .* (x1 @ x2) on `stream`; no allocation, no synchronisation.
-template <typename T, typename I>
-void run_sddmm(const DevicePattern<T, I>& a, const DenseView& x1, const DenseView& x2, T* out, cudaStream_t stream);
+// Runs out = A .* (x1 @ x2) on `stream`; no allocation, no synchronisation. V: A's value type;
+// x1.dtype and out_dtype pick the kernel's precision (cuda/precision.cuh).
+template <typename V, typename I>
+void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t out_dtype,
+               cudaStream_t stream);
 
 }  // namespace sddmm::cuda

@@ -5,13 +5,15 @@
 
 namespace sddmm::cuda {
 
-// kVectorBytes: bytes each lane loads per step along K from X1 and X2 (16 = one 128-bit load; 0 =
-// scalar loads with arbitrary strides, for layouts or alignments the vector path cannot take).
-template <typename T, int kVectorBytes>
+// P: the call's element types (cuda/precision.cuh). kVectorBytes: bytes each lane loads per step
+// along K from X1 and X2 (16 = one 128-bit load; 0 = scalar loads with arbitrary strides, for
+// layouts or alignments the vector path cannot take).
+template <typename P, int kVectorBytes>
 struct SddmmConfig {
-  using Scalar = T;
-  using Accumulator = T;  // float32 accumulates in float32, float64 in float64
-  static constexpr int kVec = kVectorBytes == 0 ? 1 : kVectorBytes / static_cast<int>(sizeof(T));
+  using Types = P;
+  using Feature = typename P::Feature;
+  using Accumulator = typename P::Accumulator;
+  static constexpr int kVec = kVectorBytes == 0 ? 1 : kVectorBytes / static_cast<int>(sizeof(Feature));
   static constexpr bool kStrided = kVectorBytes == 0;
   static constexpr int kThreadsPerBlock = 256;
   // Entries each lane group carries per iteration, their loads all issued before any arithmetic:
@@ -25,21 +27,24 @@ struct SddmmConfig {
 
 // One launch: every stored entry e (in plan order) gets out[caller_position[e]] =
 // value[e] * dot(x1[entry_row[e], :], x2[:, entry_col[e]]), computed by `group` lanes.
-template <typename T, typename I>
+template <typename P, typename I>
 struct SddmmArgs {
+  using F = typename P::Feature;
+  using V = typename P::Value;
+  using O = typename P::Output;
   int64_t nnz = 0;
   int64_t k = 0;
   const I* entry_row = nullptr;        // (nnz)
   const I* entry_col = nullptr;        // (nnz)
-  const T* entry_value = nullptr;      // (nnz) or nullptr: ones
+  const V* entry_value = nullptr;      // (nnz) or nullptr: ones
   const I* caller_position = nullptr;  // (nnz) or nullptr: identity
-  const T* x1 = nullptr;               // x1(i, k) = x1[i * x1_row_stride + k * x1_k_stride]
+  const F* x1 = nullptr;               // x1(i, k) = x1[i * x1_row_stride + k * x1_k_stride]
   int64_t x1_row_stride = 0;
   int64_t x1_k_stride = 0;
-  const T* x2 = nullptr;               // x2(k, j) = x2[k * x2_k_stride + j * x2_col_stride]
+  const F* x2 = nullptr;               // x2(k, j) = x2[k * x2_k_stride + j * x2_col_stride]
   int64_t x2_k_stride = 0;
   int64_t x2_col_stride = 0;
-  T* out = nullptr;                    // (nnz) caller order
+  O* out = nullptr;                    // (nnz) caller order
   int group = 32;                      // lanes per entry: a power of two <= 32
 };
 

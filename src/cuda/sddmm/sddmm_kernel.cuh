@@ -5,6 +5,7 @@
 // groups share X1's row in L1.
 #pragma once
 
+#include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm_config.cuh"
 #include "cuda/vector.cuh"
 
@@ -12,9 +13,10 @@ namespace sddmm::cuda {
 
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock)
-    sddmm_entry_kernel(const SddmmArgs<typename Config::Scalar, I> a) {
-  using T = typename Config::Scalar;
+    sddmm_entry_kernel(const SddmmArgs<typename Config::Types, I> a) {
+  using T = typename Config::Feature;
   using Acc = typename Config::Accumulator;
+  using O = typename Config::Types::Output;
   constexpr int kVec = Config::kVec;
   constexpr int kU = Config::kEntriesPerGroup;
   const int lane = threadIdx.x & 31;
@@ -46,7 +48,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock)
 #pragma unroll
         for (int i = 0; i < kU; ++i) uu[i] = u[i][k * a.x1_k_stride], vv[i] = v[i][k * a.x2_k_stride];
 #pragma unroll
-        for (int i = 0; i < kU; ++i) acc[i] += uu[i] * vv[i];
+        for (int i = 0; i < kU; ++i) acc[i] += widen(uu[i]) * widen(vv[i]);
       }
     } else {
       for (int64_t k = int64_t{group_lane} * kVec; k < a.k; k += int64_t{a.group} * kVec) {
@@ -56,7 +58,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock)
 #pragma unroll
         for (int i = 0; i < kU; ++i) {
 #pragma unroll
-          for (int j = 0; j < kVec; ++j) acc[i] += uu[i].v[j] * vv[i].v[j];
+          for (int j = 0; j < kVec; ++j) acc[i] += widen(uu[i].v[j]) * widen(vv[i].v[j]);
         }
       }
     }
@@ -67,9 +69,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock)
       for (int i = 0; i < kU; ++i) {
         const int64_t e = entry[i];
         if (e < a.nnz) {
-          const T scale = a.entry_value != nullptr ? a.entry_value[e] : T(1);
+          const Acc scale = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
           const int64_t dst = a.caller_position != nullptr ? static_cast<int64_t>(a.caller_position[e]) : e;
-          a.out[dst] = scale * acc[i];
+          a.out[dst] = narrow<O>(scale * acc[i]);
         }
       }
     }

@@ -23,13 +23,15 @@ struct SpmmChoice {
 //    average, a whole warp takes each row (32 / group slices): narrow N no longer leaves most of the
 //    GPU idle on a few thousand long rows.
 //  - Which rows go to the heavy-row kernel was decided at plan time (tuning.hpp, plan's split).
-template <typename T>
+template <typename P>
 SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows) {
-  constexpr int kVec = 16 / static_cast<int>(sizeof(T));
+  using F = typename P::Feature;
+  using O = typename P::Output;
+  constexpr int kVec = 16 / static_cast<int>(sizeof(F));
   const int64_t n = y.cols;
   const bool contiguous = x.col_stride() == 1 && y.col_stride() == 1;
-  const bool aligned = is_aligned(x.data, 16) && is_aligned(y.data, 16) && (x.ld * int64_t{sizeof(T)}) % 16 == 0 &&
-                       (y.ld * int64_t{sizeof(T)}) % 16 == 0;
+  const bool aligned = is_aligned(x.data, 16) && is_aligned(y.data, 16) && (x.ld * int64_t{sizeof(F)}) % 16 == 0 &&
+                       (y.ld * int64_t{sizeof(O)}) % 16 == 0;
   const bool vector = contiguous && aligned && n % kVec == 0;
   const int64_t steps = vector ? n / kVec : n;
   const int group = lanes_covering(steps);
@@ -39,7 +41,7 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
 }
 
 template <typename Config, typename I>
-void launch(SpmmArgs<typename Config::Scalar, I> args, const OuterSplit<I>& split, int resident_blocks, cudaStream_t stream) {
+void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, int resident_blocks, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
   if (!split.light.empty()) {
     // Light rows: a persistent grid (at most what the device holds at once) looping over the list.
@@ -65,35 +67,50 @@ void launch(SpmmArgs<typename Config::Scalar, I> args, const OuterSplit<I>& spli
   }
 }
 
-}  // namespace
-
-template <typename T, typename I>
-void run_spmm(const DevicePattern<T, I>& a, const DenseView& x, const DenseView& y, bool transpose, cudaStream_t stream) {
-  SpmmArgs<T, I> args;
+template <typename P, typename I>
+void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x, const DenseView& y, bool transpose,
+               cudaStream_t stream) {
+  SpmmArgs<P, I> args;
   args.n = y.cols;
   args.offsets = transpose ? a.col_offsets.get() : a.row_offsets.get();
   args.index = transpose ? a.csc_row.get() : a.entry_col.get();
   args.value = transpose ? a.csc_value.get() : a.entry_value.get();
-  args.x = static_cast<const T*>(x.data);
+  args.x = static_cast<const typename P::Feature*>(x.data);
   args.x_row_stride = x.row_stride();
   args.x_col_stride = x.col_stride();
-  args.y = static_cast<T*>(y.data);
+  args.y = static_cast<typename P::Output*>(y.data);
   args.y_row_stride = y.row_stride();
   args.y_col_stride = y.col_stride();
   const OuterSplit<I>& split = transpose ? a.col_split : a.row_split;
-  const SpmmChoice choice = choose_spmm_kernel<T>(x, y, split.light_entries, split.light.size());
+  const SpmmChoice choice = choose_spmm_kernel<P>(x, y, split.light_entries, split.light.size());
   args.group = choice.group;
   args.slices = choice.slices;
   switch (choice.kernel) {
-    case SpmmKernel::kVector16: launch<SpmmConfig<T, 16>, I>(args, split, a.resident_blocks, stream); return;
-    case SpmmKernel::kStrided: launch<SpmmConfig<T, 0>, I>(args, split, a.resident_blocks, stream); return;
+    case SpmmKernel::kVector16: launch<SpmmConfig<P, 16>, I>(args, split, a.resident_blocks, stream); return;
+    case SpmmKernel::kStrided: launch<SpmmConfig<P, 0>, I>(args, split, a.resident_blocks, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SpMM kernel for this call");
 }
 
-template void run_spmm<float, int32_t>(const DevicePattern<float, int32_t>&, const DenseView&, const DenseView&, bool, cudaStream_t);
-template void run_spmm<float, int64_t>(const DevicePattern<float, int64_t>&, const DenseView&, const DenseView&, bool, cudaStream_t);
-template void run_spmm<double, int32_t>(const DevicePattern<double, int32_t>&, const DenseView&, const DenseView&, bool, cudaStream_t);
-template void run_spmm<double, int64_t>(const DevicePattern<double, int64_t>&, const DenseView&, const DenseView&, bool, cudaStream_t);
+}  // namespace
+
+template <typename V, typename I>
+void run_spmm(const DevicePattern<V, I>& a, const DenseView& x, const DenseView& y, bool transpose, cudaStream_t stream) {
+  dispatch_precision<V>(x.dtype, y.dtype, [&](auto precision) {
+    run_typed<decltype(precision), I>(a, x, y, transpose, stream);
+  });
+}
+
+#define SDDMM_INSTANTIATE_RUN_SPMM(V, I) \
+  template void run_spmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, bool, cudaStream_t);
+SDDMM_INSTANTIATE_RUN_SPMM(float, int32_t)
+SDDMM_INSTANTIATE_RUN_SPMM(float, int64_t)
+SDDMM_INSTANTIATE_RUN_SPMM(double, int32_t)
+SDDMM_INSTANTIATE_RUN_SPMM(double, int64_t)
+SDDMM_INSTANTIATE_RUN_SPMM(__half, int32_t)
+SDDMM_INSTANTIATE_RUN_SPMM(__half, int64_t)
+SDDMM_INSTANTIATE_RUN_SPMM(__nv_bfloat16, int32_t)
+SDDMM_INSTANTIATE_RUN_SPMM(__nv_bfloat16, int64_t)
+#undef SDDMM_INSTANTIATE_RUN_SPMM
 
 }  // namespace sddmm::cuda

@@ -5,13 +5,14 @@
 
 namespace sddmm::cuda {
 
-// kVectorBytes: bytes each lane loads from a row of X and stores to Y per step (16 = 128-bit; 0 =
-// scalar with arbitrary strides).
-template <typename T, int kVectorBytes>
+// P: the call's element types (cuda/precision.cuh). kVectorBytes: bytes each lane loads from a row
+// of X per step (16 = 128-bit; 0 = scalar with arbitrary strides); Y is stored in 16-byte pieces.
+template <typename P, int kVectorBytes>
 struct SpmmConfig {
-  using Scalar = T;
-  using Accumulator = T;
-  static constexpr int kVec = kVectorBytes == 0 ? 1 : kVectorBytes / static_cast<int>(sizeof(T));
+  using Types = P;
+  using Feature = typename P::Feature;
+  using Accumulator = typename P::Accumulator;
+  static constexpr int kVec = kVectorBytes == 0 ? 1 : kVectorBytes / static_cast<int>(sizeof(Feature));
   static constexpr bool kStrided = kVectorBytes == 0;
   static constexpr int kThreadsPerBlock = 256;
   // Entries whose X rows each lane loads before accumulating them (memory-level parallelism).
@@ -25,18 +26,21 @@ struct SpmmConfig {
 // One launch over a list of outer indices o: y(o, :) = sum over entries e of o of value[e] *
 // x(index[e], :). `group` lanes share one output row, each lane kVec columns per step; a column tile
 // is group * kVec columns.
-template <typename T, typename I>
+template <typename P, typename I>
 struct SpmmArgs {
+  using F = typename P::Feature;
+  using V = typename P::Value;
+  using O = typename P::Output;
   int64_t n = 0;
   const I* outer_list = nullptr;     // (outer_count) the outer indices this launch computes
   int64_t outer_count = 0;
   const int64_t* offsets = nullptr;  // (outer + 1)
   const I* index = nullptr;          // (nnz) inner index of each entry
-  const T* value = nullptr;          // (nnz) or nullptr: ones
-  const T* x = nullptr;              // x(i, j) = x[i * x_row_stride + j * x_col_stride]
+  const V* value = nullptr;          // (nnz) or nullptr: ones
+  const F* x = nullptr;              // x(i, j) = x[i * x_row_stride + j * x_col_stride]
   int64_t x_row_stride = 0;
   int64_t x_col_stride = 0;
-  T* y = nullptr;                    // y(o, j) = y[o * y_row_stride + j * y_col_stride]
+  O* y = nullptr;                    // y(o, j) = y[o * y_row_stride + j * y_col_stride]
   int64_t y_row_stride = 0;
   int64_t y_col_stride = 0;
   int group = 32;

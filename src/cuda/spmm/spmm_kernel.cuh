@@ -5,6 +5,7 @@
 //    slices of the row's entries and their partial sums are added in group order in shared memory.
 #pragma once
 
+#include "cuda/precision.cuh"
 #include "cuda/spmm/spmm_config.cuh"
 #include "cuda/vector.cuh"
 
@@ -12,63 +13,70 @@ namespace sddmm::cuda {
 
 // x(i, j .. j + kVec) for the strided and the vector path.
 template <typename Config, typename I>
-__device__ __forceinline__ Vector<typename Config::Scalar, Config::kVec> load_x(const SpmmArgs<typename Config::Scalar, I>& a,
-                                                                                int64_t i, int64_t j) {
-  const typename Config::Scalar* xr = a.x + i * a.x_row_stride;
+__device__ __forceinline__ Vector<typename Config::Feature, Config::kVec> load_x(const SpmmArgs<typename Config::Types, I>& a,
+                                                                                 int64_t i, int64_t j) {
+  using F = typename Config::Feature;
+  const F* xr = a.x + i * a.x_row_stride;
   if constexpr (Config::kStrided) {
-    return Vector<typename Config::Scalar, 1>{{xr[j * a.x_col_stride]}};
+    return Vector<F, 1>{{xr[j * a.x_col_stride]}};
   } else {
-    return load_vector<typename Config::Scalar, Config::kVec>(xr + j);
+    return load_vector<F, Config::kVec>(xr + j);
   }
 }
+
+// A lane's kVec running sums of one output row.
+template <typename Config>
+using AccVector = Vector<typename Config::Accumulator, Config::kVec>;
 
 // Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end), in entry order. Entries go
 // kEntriesInFlight at a time: their indices, values and X rows are all loaded before the
 // arithmetic, so several gathers are outstanding per lane instead of one.
 template <typename Config, typename I>
-__device__ __forceinline__ Vector<typename Config::Scalar, Config::kVec> accumulate_entries(
-    const SpmmArgs<typename Config::Scalar, I>& a, int64_t begin, int64_t end, int64_t j) {
-  using T = typename Config::Scalar;
+__device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<typename Config::Types, I>& a, int64_t begin,
+                                                                int64_t end, int64_t j) {
+  using F = typename Config::Feature;
+  using Acc = typename Config::Accumulator;
   constexpr int kVec = Config::kVec;
   constexpr int kU = Config::kEntriesInFlight;
-  Vector<T, kVec> acc;
+  AccVector<Config> acc;
 #pragma unroll
-  for (int t = 0; t < kVec; ++t) acc.v[t] = T(0);
+  for (int t = 0; t < kVec; ++t) acc.v[t] = Acc(0);
   int64_t e = begin;
   for (; e + kU <= end; e += kU) {
     int64_t idx[kU];
-    T scale[kU];
-    Vector<T, kVec> xv[kU];
+    Acc scale[kU];
+    Vector<F, kVec> xv[kU];
 #pragma unroll
     for (int u = 0; u < kU; ++u) {
       idx[u] = static_cast<int64_t>(a.index[e + u]);
-      scale[u] = a.value != nullptr ? a.value[e + u] : T(1);
+      scale[u] = a.value != nullptr ? Acc(widen(a.value[e + u])) : Acc(1);
     }
 #pragma unroll
     for (int u = 0; u < kU; ++u) xv[u] = load_x<Config, I>(a, idx[u], j);
 #pragma unroll
     for (int u = 0; u < kU; ++u) {
 #pragma unroll
-      for (int t = 0; t < kVec; ++t) acc.v[t] += scale[u] * xv[u].v[t];
+      for (int t = 0; t < kVec; ++t) acc.v[t] += scale[u] * widen(xv[u].v[t]);
     }
   }
   for (; e < end; ++e) {
-    const T scale = a.value != nullptr ? a.value[e] : T(1);
-    const Vector<T, kVec> xv = load_x<Config, I>(a, static_cast<int64_t>(a.index[e]), j);
+    const Acc scale = a.value != nullptr ? Acc(widen(a.value[e])) : Acc(1);
+    const Vector<F, kVec> xv = load_x<Config, I>(a, static_cast<int64_t>(a.index[e]), j);
 #pragma unroll
-    for (int t = 0; t < kVec; ++t) acc.v[t] += scale * xv.v[t];
+    for (int t = 0; t < kVec; ++t) acc.v[t] += scale * widen(xv.v[t]);
   }
   return acc;
 }
 
 template <typename Config, typename I>
-__device__ __forceinline__ void store_row_slice(const SpmmArgs<typename Config::Scalar, I>& a, int64_t o, int64_t j,
-                                                const Vector<typename Config::Scalar, Config::kVec>& acc) {
-  typename Config::Scalar* yr = a.y + o * a.y_row_stride;
+__device__ __forceinline__ void store_row_slice(const SpmmArgs<typename Config::Types, I>& a, int64_t o, int64_t j,
+                                                const AccVector<Config>& acc) {
+  using O = typename Config::Types::Output;
+  O* yr = a.y + o * a.y_row_stride;
   if constexpr (Config::kStrided) {
-    yr[j * a.y_col_stride] = acc.v[0];
+    yr[j * a.y_col_stride] = narrow<O>(acc.v[0]);
   } else {
-    store_vector(yr + j, acc);
+    store_narrowed<O, Config::kVec>(yr + j, acc.v);
   }
 }
 
@@ -78,8 +86,8 @@ __device__ __forceinline__ void store_row_slice(const SpmmArgs<typename Config::
 // instantiations rather than one runtime path: the sliced loop's extra bookkeeping cost 8-22 % on
 // matrices that use one slice (banded, block-diagonal, SBM; H200, bench/RESULTS.md).
 template <typename Config, typename I, bool kSliced>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_row_kernel(const SpmmArgs<typename Config::Scalar, I> a) {
-  using T = typename Config::Scalar;
+__global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_row_kernel(const SpmmArgs<typename Config::Types, I> a) {
+  using Acc = typename Config::Accumulator;
   constexpr int kVec = Config::kVec;
   if constexpr (!kSliced) {
     const int group_lane = threadIdx.x & (a.group - 1);
@@ -107,12 +115,12 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_row_kernel(cons
       const int64_t slice_end = begin + min(length, (slice + 1) * per_slice);
       for (int64_t tile = 0; tile < a.n; tile += int64_t{a.group} * kVec) {
         const int64_t j = tile + int64_t{group_lane} * kVec;
-        Vector<T, kVec> acc;
+        AccVector<Config> acc;
         if (j < a.n) {
           acc = accumulate_entries<Config, I>(a, slice_begin, slice_end, j);
         } else {
 #pragma unroll
-          for (int t = 0; t < kVec; ++t) acc.v[t] = T(0);
+          for (int t = 0; t < kVec; ++t) acc.v[t] = Acc(0);
         }
         for (int offset = a.group; offset < 32; offset *= 2) {
 #pragma unroll
@@ -126,10 +134,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_row_kernel(cons
 
 // Grid: outer_count * tiles blocks, tiles = ceil(n / (group * kVec)).
 template <typename Config, typename I>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_heavy_row_kernel(const SpmmArgs<typename Config::Scalar, I> a) {
-  using T = typename Config::Scalar;
+__global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_heavy_row_kernel(const SpmmArgs<typename Config::Types, I> a) {
   constexpr int kVec = Config::kVec;
-  __shared__ Vector<T, kVec> partial[Config::kThreadsPerBlock];  // (groups, group) partial sums
+  __shared__ AccVector<Config> partial[Config::kThreadsPerBlock];  // (groups, group) partial sums
 
   const int64_t tile_width = int64_t{a.group} * kVec;
   const int64_t tiles = (a.n + tile_width - 1) / tile_width;
@@ -151,9 +158,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_heavy_row_kerne
   if (in_range) partial[threadIdx.x] = accumulate_entries<Config, I>(a, slice_begin, slice_end, j);
   __syncthreads();
   if (group_id == 0 && in_range) {
-    Vector<T, kVec> sum = partial[group_lane];
+    AccVector<Config> sum = partial[group_lane];
     for (int g = 1; g < groups; ++g) {
-      const Vector<T, kVec> p = partial[g * a.group + group_lane];
+      const AccVector<Config> p = partial[g * a.group + group_lane];
 #pragma unroll
       for (int t = 0; t < kVec; ++t) sum.v[t] += p.v[t];
     }
