@@ -6,6 +6,7 @@
 
 #include "core/matrix.hpp"
 #include "cuda/runtime.cuh"
+#include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
 
@@ -36,6 +37,7 @@ struct DevicePattern {
   OuterSplit<I> col_split;           // columns by length, for transposed SpMM
   int64_t heavy_threshold = 0;       // entries above which an outer index is heavy
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (persistent grids)
+  TensorTiles<T, I> tiles;           // dense strips for the tensor-core SDDMM (half values on sm_80+ only)
 };
 
 // Validates the caller's device arrays (indices in range, CSR offsets monotone from 0 to nnz) on the

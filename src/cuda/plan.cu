@@ -45,6 +45,8 @@ class CudaPlan final : public Plan {
     run_spmm(*pattern_, x, y, transpose, as_stream(stream));
   }
 
+  int64_t tensor_core_entries() const override { return pattern_->tiles.entries; }
+
  private:
   int device_;
   std::unique_ptr<DevicePattern<T, I>> pattern_;

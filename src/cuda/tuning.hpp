@@ -20,4 +20,11 @@ constexpr int64_t kSpmmHeavyRowEntries = 256;
 // and SBM (55) at N = 32 12-16 % slower, so the value is too low for them: to be tuned.
 constexpr int64_t kSpmmEntriesPerSlice = 8;
 
+// SDDMM, float16/bfloat16: a strip of 16 rows goes to the tensor-core kernel when its entries fill at
+// least this share of its 16 x cols cells; sparser strips stay on the CUDA-core kernel, which
+// gathers per entry and does no work for empty cells. Overridable at plan creation with
+// SDDMM_TC_MIN_DENSITY. First value, from the cost model (an 8-column tile costs K/16 mma.sync
+// whatever its occupancy; a gathered entry costs K * 2 bytes of L2 traffic): to be measured.
+constexpr double kTensorCoreMinDensity = 0.02;
+
 }  // namespace sddmm::cuda

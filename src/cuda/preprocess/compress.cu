@@ -11,6 +11,7 @@
 
 #include "cuda/pattern.cuh"
 #include "cuda/preprocess/launch.cuh"
+#include "cuda/preprocess/sorted.cuh"
 #include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
@@ -41,20 +42,6 @@ __global__ void gather_kernel(const I* perm, const I* src_index, I* dst_index, c
     const I from = perm[i];
     dst_index[i] = src_index[from];
     if (dst_value != nullptr) dst_value[i] = src_value[from];
-  }
-}
-
-// offsets[k] = first position whose key is >= k (keys sorted ascending): a binary search per outer
-// index, so a long run of empty rows costs no more than any other.
-template <typename I>
-__global__ void offsets_from_sorted_kernel(const I* keys, int64_t n, int64_t outer, int64_t* offsets) {
-  SDDMM_GRID_STRIDE(k, outer + 1) {
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-      const int64_t mid = (lo + hi) / 2;
-      if (static_cast<int64_t>(keys[mid]) < k) lo = mid + 1; else hi = mid;
-    }
-    offsets[k] = lo;
   }
 }
 
@@ -159,6 +146,13 @@ int resident_blocks(int device) {
   return sms * (threads / 256 > 0 ? threads / 256 : 1);
 }
 
+// mma.sync with float16/bfloat16 inputs and float32 sums needs compute capability 8.0.
+bool has_tensor_cores(int device) {
+  int major = 0;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+  return major >= 8;
+}
+
 }  // namespace
 
 template <typename T, typename I>
@@ -227,6 +221,12 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.resident_blocks = resident_blocks(info.device_id);
   p.row_split = split_by_length<I>(p.row_offsets, info.rows, nnz, p.heavy_threshold, stream);
   p.col_split = split_by_length<I>(p.col_offsets, info.cols, nnz, p.heavy_threshold, stream);
+  if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
+    if (has_tensor_cores(info.device_id)) {
+      p.tiles = build_tensor_tiles<T, I>(info.rows, info.cols, nnz, p.row_offsets, p.entry_row, p.entry_col, p.entry_value,
+                                         p.caller_position, tensor_core_min_density(), stream);
+    }
+  }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
   return p;
 }

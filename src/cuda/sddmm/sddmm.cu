@@ -1,6 +1,7 @@
 #include "cuda/sddmm/sddmm.cuh"
 
 #include "cuda/sddmm/sddmm_kernel.cuh"
+#include "cuda/sddmm/sddmm_tensor_kernel.cuh"
 
 namespace sddmm::cuda {
 namespace {
@@ -9,10 +10,11 @@ enum class SddmmKernel { kVector16, kStrided };
 
 struct SddmmChoice {
   SddmmKernel kernel;
-  int group;  // lanes per entry
+  int group;            // lanes per entry
+  int tensor_steps;     // > 0: the plan's dense strips go to the tensor-core kernel, K = 16 * tensor_steps
 };
 
-// The one place that picks an SDDMM kernel for a call.
+// The one place that picks the SDDMM kernels for a call.
 //  - kVector16 when K is contiguous in both operands (x1 row-major, x2 column-major), 16-byte
 //    aligned, and K a multiple of the vector width: every lane loads 16 bytes per step.
 //  - kStrided otherwise (any layout, odd K, offset pointers): scalar loads, correct everywhere.
@@ -21,8 +23,12 @@ struct SddmmChoice {
 //    and each lane has a couple of loads per entry besides the kEntriesPerGroup in flight.
 //    Measured (H200, uniform 8000^2 640k, K = 128): 1 step per lane with 1 entry in flight
 //    0.274 ms; 2 steps with 4 entries in flight 0.074 ms (bench/RESULTS.md, c3858c3).
+//  - tensor_steps: a float16/bfloat16 plan has its dense strips listed at creation (which strips:
+//    tuning.hpp, kTensorCoreMinDensity); they take the tensor-core kernel when the operands suit
+//    it (the vector path's layout and alignment, K = 32, 64, 128 or 256) and the CUDA-core kernel
+//    takes the rest of the entries. Otherwise every entry takes the CUDA-core kernel.
 template <typename F>
-SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2) {
+SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_strips) {
   constexpr int64_t kStepsPerLane = 2;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
   const int64_t k = x1.cols;
@@ -32,7 +38,9 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2) {
   const bool vector = contiguous_k && aligned && k % kVec == 0;
   const int64_t steps = (vector ? k / kVec : k) / kStepsPerLane;
   const int group = lanes_covering(steps);
-  return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group};
+  const bool tensor_k = k == 32 || k == 64 || k == 128 || k == 256;
+  const int tensor_steps = has_dense_strips && sizeof(F) == 2 && vector && tensor_k ? static_cast<int>(k / 16) : 0;
+  return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group, tensor_steps};
 }
 
 // A persistent grid: as many blocks as fit on the GPU at once (fewer for small problems), each
@@ -45,6 +53,56 @@ void launch(const SddmmArgs<typename Config::Types, I>& args, int resident_block
   const int grid = static_cast<int>(needed < resident_blocks ? needed : resident_blocks);
   sddmm_entry_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
   check_launch("sddmm_entry_kernel");
+}
+
+// The dense strips on tensor cores: a block per kWarps strips and column range. Column ranges are
+// split until the grid has about two blocks per resident 256-thread block of the device.
+template <typename Config, typename I>
+void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
+                   void* out, cudaStream_t stream) {
+  using P = typename Config::Types;
+  const TensorTiles<typename P::Value, I>& tiles = a.tiles;
+  SddmmTensorArgs<P, I> args;
+  args.rows = a.rows;
+  args.cols = a.cols;
+  args.strips = tiles.strips.get();
+  args.strip_count = tiles.strips.size();
+  args.tile_offsets = tiles.tile_offsets.get();
+  args.tiles_per_strip = tiles.tiles_per_strip;
+  args.out_position = tiles.out_position.get();
+  args.local = tiles.local.get();
+  args.value = tiles.value.get();
+  args.x1 = static_cast<const typename P::Feature*>(x1.data);
+  args.x1_ld = x1.ld;
+  args.x2 = static_cast<const typename P::Feature*>(x2.data);
+  args.x2_ld = x2.ld;
+  args.out = static_cast<typename P::Output*>(out);
+  const int64_t panels = (args.strip_count + Config::kWarps - 1) / Config::kWarps;
+  const int64_t chunks = (a.cols + Config::kChunkCols - 1) / Config::kChunkCols;
+  const int64_t wanted = (2 * int64_t{a.resident_blocks} + panels - 1) / panels;
+  int64_t splits = wanted < 1 ? 1 : (wanted > chunks ? chunks : wanted);
+  if (splits > 65535) splits = 65535;
+  args.chunks_per_split = (chunks + splits - 1) / splits;
+  splits = (chunks + args.chunks_per_split - 1) / args.chunks_per_split;
+  if (panels >= (int64_t{1} << 31)) fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: too many dense strips for one launch");
+  const dim3 grid(static_cast<unsigned>(panels), static_cast<unsigned>(splits));
+  sddmm_tensor_kernel<Config, I><<<grid, Config::kThreadsPerBlock, 0, stream>>>(args);
+  check_launch("sddmm_tensor_kernel");
+}
+
+template <typename P, typename I>
+void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2, void* out,
+                int tensor_steps, cudaStream_t stream) {
+  if constexpr (sizeof(typename P::Feature) == 2 && std::is_same_v<typename P::Feature, typename P::Value>) {
+    switch (tensor_steps) {
+      case 2: launch_tensor<SddmmTensorConfig<P, 2>, I>(a, x1, x2, out, stream); return;
+      case 4: launch_tensor<SddmmTensorConfig<P, 4>, I>(a, x1, x2, out, stream); return;
+      case 8: launch_tensor<SddmmTensorConfig<P, 8>, I>(a, x1, x2, out, stream); return;
+      case 16: launch_tensor<SddmmTensorConfig<P, 16>, I>(a, x1, x2, out, stream); return;
+      default: break;
+    }
+  }
+  fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: no tensor-core kernel for K = ", 16 * tensor_steps);
 }
 
 template <typename P, typename I>
@@ -65,8 +123,14 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_k_stride = x2.row_stride();
   args.x2_col_stride = x2.col_stride();
   args.out = static_cast<typename P::Output*>(out);
-  const SddmmChoice choice = choose_sddmm_kernel<F>(x1, x2);
+  const SddmmChoice choice = choose_sddmm_kernel<F>(x1, x2, !a.tiles.empty());
   args.group = choice.group;
+  if (choice.tensor_steps > 0) {
+    run_tensor<P, I>(a, x1, x2, out, choice.tensor_steps, stream);
+    args.entry_list = a.tiles.cuda_core_entries.get();
+    args.nnz = a.tiles.cuda_core_entries.size();
+    if (args.nnz == 0) return;
+  }
   switch (choice.kernel) {
     case SddmmKernel::kVector16: launch<SddmmConfig<P, 16>, I>(args, a.resident_blocks, stream); return;
     case SddmmKernel::kStrided: launch<SddmmConfig<P, 0>, I>(args, a.resident_blocks, stream); return;

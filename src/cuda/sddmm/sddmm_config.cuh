@@ -25,27 +25,74 @@ struct SddmmConfig {
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
 };
 
-// One launch: every stored entry e (in plan order) gets out[caller_position[e]] =
+// One launch: every stored entry e (in plan order, or those of entry_list) gets out[caller_position[e]] =
 // value[e] * dot(x1[entry_row[e], :], x2[:, entry_col[e]]), computed by `group` lanes.
 template <typename P, typename I>
 struct SddmmArgs {
   using F = typename P::Feature;
   using V = typename P::Value;
   using O = typename P::Output;
-  int64_t nnz = 0;
+  int64_t nnz = 0;                     // entries this launch computes
   int64_t k = 0;
-  const I* entry_row = nullptr;        // (nnz)
-  const I* entry_col = nullptr;        // (nnz)
-  const V* entry_value = nullptr;      // (nnz) or nullptr: ones
-  const I* caller_position = nullptr;  // (nnz) or nullptr: identity
+  const I* entry_list = nullptr;       // (nnz) the plan entries to compute, or nullptr: all of them
+  const I* entry_row = nullptr;        // (plan entries)
+  const I* entry_col = nullptr;        // (plan entries)
+  const V* entry_value = nullptr;      // (plan entries) or nullptr: ones
+  const I* caller_position = nullptr;  // (plan entries) or nullptr: identity
   const F* x1 = nullptr;               // x1(i, k) = x1[i * x1_row_stride + k * x1_k_stride]
   int64_t x1_row_stride = 0;
   int64_t x1_k_stride = 0;
   const F* x2 = nullptr;               // x2(k, j) = x2[k * x2_k_stride + j * x2_col_stride]
   int64_t x2_k_stride = 0;
   int64_t x2_col_stride = 0;
-  O* out = nullptr;                    // (nnz) caller order
+  O* out = nullptr;                    // (plan entries) caller order
   int group = 32;                      // lanes per entry: a power of two <= 32
+};
+
+}  // namespace sddmm::cuda
+
+namespace sddmm::cuda {
+
+// The tensor-core SDDMM (sddmm_tensor_kernel.cuh) for float16/bfloat16 features. K lives in
+// registers as mma.m16n8k16 A fragments (K / 16 steps of 4 registers), so it is a compile-time
+// constant: kKSteps is 2, 4, 8 or 16 (K = 32 .. 256); other K take the CUDA-core kernel.
+template <typename P, int kKSteps>
+struct SddmmTensorConfig {
+  using Types = P;
+  using Feature = typename P::Feature;
+  static constexpr int kK = 16 * kKSteps;
+  // Strips per block: each staged chunk of X2 serves this many 16-row strips, one per warp.
+  static constexpr int kWarps = 8;
+  static constexpr int kThreadsPerBlock = 32 * kWarps;
+  static constexpr int kChunkCols = 64;  // columns of X2 staged in shared memory at a time
+  // Elements per staged column: K + 8 puts the 8 columns a B fragment reads in different banks.
+  static constexpr int kPitch = kK + 8;
+  static_assert(kKSteps == 2 || kKSteps == 4 || kKSteps == 8 || kKSteps == 16, "K = 32, 64, 128 or 256");
+  static_assert(sizeof(Feature) == 2, "tensor-core SDDMM takes float16 or bfloat16 features");
+};
+
+// One launch over the plan's dense strips: block (x, y) takes strips [x * kWarps, x * kWarps + kWarps)
+// of the strip list and column chunks [y * chunks_per_split, (y + 1) * chunks_per_split).
+template <typename P, typename I>
+struct SddmmTensorArgs {
+  using F = typename P::Feature;
+  using V = typename P::Value;
+  using O = typename P::Output;
+  int64_t rows = 0;
+  int64_t cols = 0;
+  const I* strips = nullptr;          // (strip_count)
+  int64_t strip_count = 0;
+  const int64_t* tile_offsets = nullptr;  // (strip_count * tiles_per_strip + 1)
+  int64_t tiles_per_strip = 0;
+  const I* out_position = nullptr;    // per tile-ordered entry
+  const uint8_t* local = nullptr;     // row % 16 * 8 + col % 8
+  const V* value = nullptr;           // or nullptr: ones
+  const F* x1 = nullptr;              // row-major: x1(i, k) = x1[i * x1_ld + k]
+  int64_t x1_ld = 0;
+  const F* x2 = nullptr;              // column-major: x2(k, j) = x2[j * x2_ld + k]
+  int64_t x2_ld = 0;
+  O* out = nullptr;
+  int64_t chunks_per_split = 0;
 };
 
 }  // namespace sddmm::cuda

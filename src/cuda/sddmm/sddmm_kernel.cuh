@@ -31,13 +31,15 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock)
   for (int64_t base = warp * per_warp; base < a.nnz; base += warps * per_warp) {
     const T* u[kU];
     const T* v[kU];
-    int64_t entry[kU];
+    int64_t entry[kU];  // position in this launch's work
+    int64_t plan_entry[kU];
 #pragma unroll
     for (int i = 0; i < kU; ++i) {
       entry[i] = base + int64_t{i} * groups_per_warp + group_in_warp;
-      const int64_t e = entry[i] < a.nnz ? entry[i] : a.nnz - 1;  // tail lanes re-read a valid entry
-      u[i] = a.x1 + static_cast<int64_t>(a.entry_row[e]) * a.x1_row_stride;
-      v[i] = a.x2 + static_cast<int64_t>(a.entry_col[e]) * a.x2_col_stride;
+      const int64_t w = entry[i] < a.nnz ? entry[i] : a.nnz - 1;  // tail lanes re-read a valid entry
+      plan_entry[i] = a.entry_list != nullptr ? static_cast<int64_t>(a.entry_list[w]) : w;
+      u[i] = a.x1 + static_cast<int64_t>(a.entry_row[plan_entry[i]]) * a.x1_row_stride;
+      v[i] = a.x2 + static_cast<int64_t>(a.entry_col[plan_entry[i]]) * a.x2_col_stride;
     }
     Acc acc[kU];
 #pragma unroll
@@ -67,8 +69,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock)
     if (group_lane == 0) {
 #pragma unroll
       for (int i = 0; i < kU; ++i) {
-        const int64_t e = entry[i];
-        if (e < a.nnz) {
+        if (entry[i] < a.nnz) {
+          const int64_t e = plan_entry[i];
           const Acc scale = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
           const int64_t dst = a.caller_position != nullptr ? static_cast<int64_t>(a.caller_position[e]) : e;
           a.out[dst] = narrow<O>(scale * acc[i]);

@@ -1,0 +1,16 @@
+// Facts about a handle's plan for the project's own tools (the benchmark links the static library):
+// not part of the C ABI, and not exported from the shared library (src/exports.map).
+#pragma once
+
+#include <cstdint>
+
+#include "sddmm.h"
+
+namespace sddmm {
+
+// Entries whose SDDMM the plan sends to the tensor-core kernel when a call's operands suit it (see
+// choose_sddmm_kernel in src/cuda/sddmm/sddmm.cu); 0 for float32/float64 plans, the CPU backend and
+// a null handle.
+int64_t tensor_core_entries(const sddmm_matrix_t a);
+
+}  // namespace sddmm

@@ -1,0 +1,24 @@
+// Offsets of a sorted key array, shared by the plan's CSR/CSC build and the tensor-core tiles.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/preprocess/launch.cuh"
+
+namespace sddmm::cuda {
+
+// offsets[k] = first position whose key is >= k (keys sorted ascending): a binary search per outer
+// index, so a long run of empty rows costs no more than any other.
+template <typename K>
+__global__ void offsets_from_sorted_kernel(const K* keys, int64_t n, int64_t outer, int64_t* offsets) {
+  SDDMM_GRID_STRIDE(k, outer + 1) {
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+      const int64_t mid = (lo + hi) / 2;
+      if (static_cast<int64_t>(keys[mid]) < k) lo = mid + 1; else hi = mid;
+    }
+    offsets[k] = lo;
+  }
+}
+
+}  // namespace sddmm::cuda

@@ -1,0 +1,148 @@
+// The tensor-core SDDMM path of float16/bfloat16 plans: 16-row strips dense enough go to mma.sync,
+// the other entries to the CUDA-core kernel. Checked entry by entry against a float64 reference
+// computed from the same half-precision inputs, on a matrix with dense and sparse strips, a last
+// strip and chunk that are partial, entries in shuffled caller order, with and without values, K on
+// and off the tensor-core list, and the strip threshold forced both ways (SDDMM_TC_MIN_DENSITY).
+#if defined(SDDMM_TESTS_HAVE_CUDA)  // the half types come from the CUDA toolkit's headers
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "memory.hpp"
+
+namespace {
+
+struct Fp16 {
+  using Type = __half;
+  static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_FLOAT16;
+  static constexpr double kUnitRoundoff = 1.0 / 2048;  // 2^-11
+};
+struct Bf16 {
+  using Type = __nv_bfloat16;
+  static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_BFLOAT16;
+  static constexpr double kUnitRoundoff = 1.0 / 256;  // 2^-8
+};
+
+// 200 x 300: rows 0-95 (six strips) hold 40 % of their cells, rows 96-199 0.5 %, so the default
+// threshold sends six strips to the tensor cores and seven (the last of 8 rows) to the CUDA cores.
+// 300 columns = 4 chunks of 64 + 44, and 37 tiles of 8 + 4: the last chunk and tile are partial.
+struct Pattern {
+  int64_t rows = 200, cols = 300;
+  std::vector<int32_t> row, col;
+};
+
+Pattern make_pattern(uint32_t seed) {
+  Pattern p;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int32_t r = 0; r < p.rows; ++r) {
+    const double density = r < 96 ? 0.4 : 0.005;
+    for (int32_t c = 0; c < p.cols; ++c) {
+      if (u(rng) < density) p.row.push_back(r), p.col.push_back(c);
+    }
+  }
+  // Shuffled caller order: outputs must come back in it (the plan sorts by row, the tiles by tile).
+  std::vector<size_t> order(p.row.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  Pattern s = p;
+  for (size_t i = 0; i < order.size(); ++i) s.row[i] = p.row[order[i]], s.col[i] = p.col[order[i]];
+  return s;
+}
+
+template <typename H>
+std::vector<typename H::Type> random_half(size_t n, std::mt19937& rng, double lo, double hi) {
+  std::uniform_real_distribution<float> u(static_cast<float>(lo), static_cast<float>(hi));
+  std::vector<typename H::Type> v(n);
+  for (auto& x : v) x = typename H::Type(u(rng));
+  return v;
+}
+
+template <typename T>
+double to_double(T x) {
+  return static_cast<double>(static_cast<float>(x));
+}
+
+// Runs one SDDMM on the GPU and checks every entry against the float64 reference.
+template <typename H>
+void check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* min_density) {
+  using T = typename H::Type;
+  CAPTURE(k);
+  CAPTURE(with_values);
+  CAPTURE(min_density == nullptr ? "default" : min_density);
+  std::mt19937 rng(static_cast<uint32_t>(k * 7 + (with_values ? 1 : 0)));
+  const int64_t nnz = static_cast<int64_t>(p.row.size());
+  const int64_t ld1 = k + 8;  // a padded leading dimension, still 16-byte aligned rows
+  std::vector<T> x1 = random_half<H>(static_cast<size_t>(p.rows * ld1), rng, -1.0, 1.0);
+  std::vector<T> x2 = random_half<H>(static_cast<size_t>(p.cols * k), rng, -1.0, 1.0);
+  std::vector<T> values = random_half<H>(static_cast<size_t>(nnz), rng, 0.5, 1.5);
+
+  using sddmm::test::Buffer;
+  Buffer d_row = Buffer::from(SDDMM_BACKEND_CUDA, p.row), d_col = Buffer::from(SDDMM_BACKEND_CUDA, p.col);
+  Buffer d_values = Buffer::from(SDDMM_BACKEND_CUDA, values);
+  Buffer d_x1 = Buffer::from(SDDMM_BACKEND_CUDA, x1), d_x2 = Buffer::from(SDDMM_BACKEND_CUDA, x2);
+  const std::vector<T> poison(static_cast<size_t>(nnz), T(NAN));
+  Buffer d_out = Buffer::from(SDDMM_BACKEND_CUDA, poison);
+
+  if (min_density != nullptr) setenv("SDDMM_TC_MIN_DENSITY", min_density, 1);
+  sddmm_matrix_t a = nullptr;
+  const sddmm_status_t created =
+      sddmm_create_coo(&a, p.rows, p.cols, nnz, d_row.get(), d_col.get(), SDDMM_INDEX_INT32,
+                       with_values ? d_values.get() : nullptr, H::kDtype, SDDMM_BACKEND_CUDA, 0, 0, nullptr);
+  if (min_density != nullptr) unsetenv("SDDMM_TC_MIN_DENSITY");
+  REQUIRE_MESSAGE(created == SDDMM_STATUS_SUCCESS, sddmm_last_error());
+  const sddmm_dense_t dx1{d_x1.get(), p.rows, k, ld1, SDDMM_LAYOUT_ROW_MAJOR, H::kDtype};
+  const sddmm_dense_t dx2{d_x2.get(), k, p.cols, k, SDDMM_LAYOUT_COL_MAJOR, H::kDtype};
+  REQUIRE_MESSAGE(sddmm_execute(a, &dx1, &dx2, d_out.get(), H::kDtype, nullptr) == SDDMM_STATUS_SUCCESS, sddmm_last_error());
+  const std::vector<T> out = d_out.to_host<T>(static_cast<size_t>(nnz));
+  sddmm_destroy(a);
+
+  int64_t bad = 0;
+  for (int64_t e = 0; e < nnz; ++e) {
+    double dot = 0.0, magnitude = 0.0;
+    for (int64_t q = 0; q < k; ++q) {
+      const double term = to_double(x1[static_cast<size_t>(p.row[e] * ld1 + q)]) * to_double(x2[static_cast<size_t>(p.col[e] * k + q)]);
+      dot += term;
+      magnitude += std::fabs(term);
+    }
+    const double scale = with_values ? to_double(values[static_cast<size_t>(e)]) : 1.0;
+    const double want = scale * dot;
+    // Rounding to the output format, plus float32 accumulation over K terms.
+    const double tolerance = H::kUnitRoundoff * std::fabs(want) + scale * magnitude * static_cast<double>(k) * 0x1p-23 + 1e-30;
+    const double got = to_double(out[static_cast<size_t>(e)]);
+    if (!(std::fabs(got - want) <= tolerance)) {
+      if (bad < 5) MESSAGE("entry " << e << " (" << p.row[e] << ", " << p.col[e] << "): got " << got << ", want " << want);
+      ++bad;
+    }
+  }
+  CHECK(bad == 0);
+}
+
+template <typename H>
+void check_tensor_core_paths() {
+  if (!sddmm::test::cuda_device_available()) return;
+  const Pattern p = make_pattern(2026);
+  for (const int64_t k : {32, 64, 128, 256, 48}) {  // 48: not a tensor-core K, the CUDA-core kernel takes all
+    check_sddmm<H>(p, k, true, nullptr);
+    check_sddmm<H>(p, k, false, nullptr);
+  }
+  check_sddmm<H>(p, 128, true, "0");  // every strip with an entry on the tensor cores
+  check_sddmm<H>(p, 128, true, "2");  // no strip: all on the CUDA cores
+}
+
+}  // namespace
+
+TEST_SUITE("gpu") {
+  TEST_CASE("gpu: tensor-core SDDMM, float16") { check_tensor_core_paths<Fp16>(); }
+  TEST_CASE("gpu: tensor-core SDDMM, bfloat16") { check_tensor_core_paths<Bf16>(); }
+}
+#endif  // SDDMM_TESTS_HAVE_CUDA
