@@ -36,6 +36,7 @@ struct DevicePattern {
   OuterSplit<I> row_split;           // rows by length, for SpMM
   OuterSplit<I> col_split;           // columns by length, for transposed SpMM
   int64_t heavy_threshold = 0;       // entries above which an outer index is heavy
+  int64_t entries_per_slice = 0;     // SpMM: mean light-row entries per lane group for a warp per row
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (persistent grids)
   TensorTiles<T, I> tiles;           // dense strips for the tensor-core SDDMM (half values on sm_80+ only)
 };

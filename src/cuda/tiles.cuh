@@ -29,10 +29,6 @@ struct TensorTiles {
   bool empty() const { return strips.empty(); }
 };
 
-// The strip density from which tensor cores are used: tuning.hpp's kTensorCoreMinDensity, or the
-// environment variable SDDMM_TC_MIN_DENSITY when set (0: every strip with an entry; above 1: none).
-double tensor_core_min_density();
-
 // min_density: a strip goes to the tensor cores when its entries are at least this share of its
 // 16 x cols cells. Arguments are the plan's row-ordered arrays (caller_position and value may be
 // empty). Synchronises `stream`.

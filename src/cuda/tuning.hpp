@@ -8,8 +8,7 @@ namespace sddmm::cuda {
 
 // SpMM: rows (transposed: columns) with more entries than this are computed by a whole block per
 // column tile instead of one lane group, so that one long row no longer sets the kernel's length.
-// Overridable at plan creation with the environment variable SDDMM_SPMM_HEAVY_ROW_ENTRIES (for the
-// benchmark's before/after runs). Measured on the H200 (351e2f2, same run with and without the
+// Overridable with SDDMM_SPMM_HEAVY_ROW_ENTRIES (below). Measured on the H200 (351e2f2, same run with and without the
 // split): R-MAT scale 20 SpMM N = 32/128/256 6.63/9.34/20.39 ms -> 0.94/2.84/4.26 ms. The value 256
 // itself has not been swept.
 constexpr int64_t kSpmmHeavyRowEntries = 256;
@@ -22,9 +21,15 @@ constexpr int64_t kSpmmEntriesPerSlice = 8;
 
 // SDDMM, float16/bfloat16: a strip of 16 rows goes to the tensor-core kernel when its entries fill at
 // least this share of its 16 x cols cells; sparser strips stay on the CUDA-core kernel, which
-// gathers per entry and does no work for empty cells. Overridable at plan creation with
-// SDDMM_TC_MIN_DENSITY. First value, from the cost model (an 8-column tile costs K/16 mma.sync
+// gathers per entry and does no work for empty cells. Overridable with SDDMM_TC_MIN_DENSITY (0:
+// every strip with an entry; above 1: none). First value, from the cost model (an 8-column tile costs K/16 mma.sync
 // whatever its occupancy; a gathered entry costs K * 2 bytes of L2 traffic): to be measured.
 constexpr double kTensorCoreMinDensity = 0.02;
+
+// The values as plan creation reads them: the constants above, or the environment variable named
+// beside each when it holds a valid value (for the benchmark's before/after runs).
+int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
+int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
+double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 
 }  // namespace sddmm::cuda

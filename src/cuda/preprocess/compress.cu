@@ -3,7 +3,6 @@
 // sorted keys, and the permutation that returns SDDMM results in the caller's entry order.
 #include <cub/device/device_radix_sort.cuh>
 
-#include <cstdlib>
 #include <type_traits>
 
 #include <cuda_bf16.h>
@@ -128,16 +127,6 @@ bool is_sorted(const void* keys, bool wide, int64_t n, cudaStream_t stream) {
   return flag == 0;
 }
 
-int64_t heavy_threshold() {
-  const char* env = std::getenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES");
-  if (env != nullptr) {
-    char* end = nullptr;
-    const long long v = std::strtoll(env, &end, 10);
-    if (end != env && *end == '\0' && v >= 0) return v;
-  }
-  return kSpmmHeavyRowEntries;
-}
-
 // Blocks of 256 threads that the device runs at once: multiprocessors x (threads per SM / 256).
 int resident_blocks(int device) {
   int sms = 0, threads = 0;
@@ -217,7 +206,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   }
   p.col_offsets = offsets_from_sorted(csc_col.get(), nnz, info.cols, stream);
 
-  p.heavy_threshold = heavy_threshold();
+  p.heavy_threshold = spmm_heavy_row_entries();
+  p.entries_per_slice = spmm_entries_per_slice();
   p.resident_blocks = resident_blocks(info.device_id);
   p.row_split = split_by_length<I>(p.row_offsets, info.rows, nnz, p.heavy_threshold, stream);
   p.col_split = split_by_length<I>(p.col_offsets, info.cols, nnz, p.heavy_threshold, stream);

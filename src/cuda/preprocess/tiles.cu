@@ -7,12 +7,10 @@
 #include <cuda_fp16.h>
 
 #include <cmath>
-#include <cstdlib>
 
 #include "cuda/preprocess/launch.cuh"
 #include "cuda/preprocess/sorted.cuh"
 #include "cuda/tiles.cuh"
-#include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
@@ -93,16 +91,6 @@ int significant_bits(int64_t bound) {
 }
 
 }  // namespace
-
-double tensor_core_min_density() {
-  const char* env = std::getenv("SDDMM_TC_MIN_DENSITY");
-  if (env != nullptr) {
-    char* end = nullptr;
-    const double v = std::strtod(env, &end);
-    if (end != env && *end == '\0' && v >= 0.0) return v;
-  }
-  return kTensorCoreMinDensity;
-}
 
 template <typename V, typename I>
 TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceArray<int64_t>& row_offsets,

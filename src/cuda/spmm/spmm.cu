@@ -1,7 +1,6 @@
 #include "cuda/spmm/spmm.cuh"
 
 #include "cuda/spmm/spmm_kernel.cuh"
-#include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
@@ -19,12 +18,13 @@ struct SpmmChoice {
 //    multiple of the vector width; kStrided otherwise (column-major operands, odd N, offsets).
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
-//  - slices: when the light rows hold at least kSpmmEntriesPerSlice entries per lane group on
+//  - slices: when the light rows hold at least entries_per_slice (tuning.hpp) entries per lane group on
 //    average, a whole warp takes each row (32 / group slices): narrow N no longer leaves most of the
 //    GPU idle on a few thousand long rows.
 //  - Which rows go to the heavy-row kernel was decided at plan time (tuning.hpp, plan's split).
 template <typename P>
-SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows) {
+SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows,
+                              int64_t entries_per_slice) {
   using F = typename P::Feature;
   using O = typename P::Output;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -36,7 +36,7 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const int64_t steps = vector ? n / kVec : n;
   const int group = lanes_covering(steps);
   const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
-  const int slices = mean >= kSpmmEntriesPerSlice * (32 / group) ? 32 / group : 1;
+  const int slices = mean >= entries_per_slice * (32 / group) ? 32 / group : 1;
   return {vector ? SpmmKernel::kVector16 : SpmmKernel::kStrided, group, slices};
 }
 
@@ -82,7 +82,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.y_row_stride = y.row_stride();
   args.y_col_stride = y.col_stride();
   const OuterSplit<I>& split = transpose ? a.col_split : a.row_split;
-  const SpmmChoice choice = choose_spmm_kernel<P>(x, y, split.light_entries, split.light.size());
+  const SpmmChoice choice = choose_spmm_kernel<P>(x, y, split.light_entries, split.light.size(), a.entries_per_slice);
   args.group = choice.group;
   args.slices = choice.slices;
   switch (choice.kernel) {
