@@ -4,6 +4,6 @@
 
 namespace sddmm {
 
-int64_t tensor_core_entries(const sddmm_matrix_t a) { return a != nullptr && a->plan ? a->plan->tensor_core_entries() : 0; }
+int64_t tensor_core_entries(const sddmm_matrix_s* a) { return a != nullptr && a->plan ? a->plan->tensor_core_entries() : 0; }
 
 }  // namespace sddmm

@@ -6,11 +6,13 @@
 
 #include "sddmm.h"
 
+struct sddmm_matrix_s;
+
 namespace sddmm {
 
 // Entries whose SDDMM the plan sends to the tensor-core kernel when a call's operands suit it (see
 // choose_sddmm_kernel in src/cuda/sddmm/sddmm.cu); 0 for float32/float64 plans, the CPU backend and
 // a null handle.
-int64_t tensor_core_entries(const sddmm_matrix_t a);
+int64_t tensor_core_entries(const sddmm_matrix_s* a);
 
 }  // namespace sddmm
