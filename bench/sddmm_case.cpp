@@ -18,8 +18,8 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, int sets, const PatternSet
       replicate(random_operand(static_cast<size_t>(m.rows * k), operand_seed(k, 1)), sets, stream);
   std::vector<DeviceBuffer> x2 =
       replicate(random_operand(static_cast<size_t>(m.cols * k), operand_seed(k, 2)), sets, stream);
-  std::vector<DeviceBuffer> ours = allocate_filled(nnz, sets, 0xFF, stream);  // NaN until written
-  std::vector<DeviceBuffer> theirs = allocate_filled(nnz, sets, 0, stream);   // beta = 0 must not meet NaN
+  std::vector<DeviceBuffer> ours = allocate_filled(nnz, sizeof(float), sets, 0xFF, stream);  // NaN until written
+  std::vector<DeviceBuffer> theirs = allocate_filled(nnz, sizeof(float), sets, 0, stream);   // beta = 0: no NaN
   const auto run_ours = [&](int set) {
     our_sddmm(pattern.plans.handle(set), m, k, x1[set].as<float>(), x2[set].as<float>(), ours[set].as<float>(), stream);
   };

@@ -17,8 +17,8 @@ Record run_spmm_case(const HostMatrix& m, int64_t n, int sets, const PatternSets
   // X cols x N and Y rows x N, both row-major.
   std::vector<DeviceBuffer> x =
       replicate(random_operand(static_cast<size_t>(m.cols * n), operand_seed(n, 3)), sets, stream);
-  std::vector<DeviceBuffer> ours = allocate_filled(y_count, sets, 0xFF, stream);  // NaN until written
-  std::vector<DeviceBuffer> theirs = allocate_filled(y_count, sets, 0, stream);   // beta = 0 must not meet NaN
+  std::vector<DeviceBuffer> ours = allocate_filled(y_count, sizeof(float), sets, 0xFF, stream);  // NaN until written
+  std::vector<DeviceBuffer> theirs = allocate_filled(y_count, sizeof(float), sets, 0, stream);   // beta = 0: no NaN
   std::vector<SpmmOperands> operands;
   for (int s = 0; s < sets; ++s) operands.push_back({x[s].as<float>(), theirs[s].as<float>()});
   const auto run_ours = [&](int set) {
