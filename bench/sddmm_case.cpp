@@ -38,7 +38,7 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, int sets, const PatternSet
   const std::vector<float> first_output = download(ours[0], nnz, stream);
   if (reference) {
     reference->run(0);
-    record_check(record, check_sddmm(m, k, first_output, download(theirs[0], nnz, stream)));
+    record_check(record, check_sddmm(m, m.val, k, SDDMM_DTYPE_FLOAT32, first_output, download(theirs[0], nnz, stream)));
   } else {
     record.status = "no-ref";
   }

@@ -32,7 +32,8 @@ Record run_spmm_case(const HostMatrix& m, int64_t n, int sets, const PatternSets
     try {
       CusparseSpmm reference(ctx.cusparse, m, pattern.csr, n, operands, algorithm);
       reference.run(0);
-      record_check(record, check_spmm(m, n, first_output, download(theirs[0], y_count, stream)));
+      record_check(record,
+                   check_spmm(m, m.val, n, SDDMM_DTYPE_FLOAT32, first_output, download(theirs[0], y_count, stream)));
       break;
     } catch (const CusparseNotSupported&) {
       // try the next algorithm; the timing loop below names the refused ones
