@@ -69,23 +69,27 @@ RunInfo run_info(const Options& options, const DeviceInfo& device, cusparseHandl
   BENCH_CUDA(cudaRuntimeGetVersion(&info.cuda_runtime_version));
   BENCH_CUDA(cudaDriverGetVersion(&info.cuda_driver_version));
   BENCH_CUSPARSE(cusparseGetVersion(cusparse, &info.cusparse_version));
+  for (const Precision& p : options.precisions) info.dtypes.push_back(p.name);
   info.reps = options.reps;
   info.warmup = options.warmup;
   return info;
 }
 
-// Records for a matrix that could not be built or converted: one per op x K, skipped.
+// Records for a matrix that could not be built or converted: one per op x K x precision, skipped.
 void record_unbuilt(std::vector<Record>& records, const std::string& name, const Options& options,
                     const std::string& why) {
   for (Op op : options.ops) {
     for (int64_t k : options.ks) {
-      Record record;
-      record.matrix = name;
-      record.op = op_name(op);
-      record.k = k;
-      record.status = "skipped";
-      record.note = why;
-      records.push_back(record);
+      for (const Precision& precision : options.precisions) {
+        Record record;
+        record.matrix = name;
+        record.op = op_name(op);
+        record.k = k;
+        record.dtype = precision.name;
+        record.status = "skipped";
+        record.note = why;
+        records.push_back(record);
+      }
     }
   }
 }
