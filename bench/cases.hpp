@@ -1,7 +1,9 @@
 // One benchmark case: a matrix, an op, a width K and a precision. Sets up the dense operands for each
-// rotation set, checks ours against cuSPARSE once, then times ours and (fp32 cases) cuSPARSE.
+// rotation set, checks ours against cuSPARSE once, then times ours, cuSPARSE (fp32 cases) and, when
+// asked, cuBLAS's dense GEMM (SDDMM).
 #pragma once
 
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -25,6 +27,7 @@ struct CaseContext {
   const DeviceInfo& device;
   cudaStream_t stream;
   cusparseHandle_t cusparse;
+  cublasHandle_t cublas;                        // null unless options.gemm
   std::function<void(const std::string&)> log;  // progress on stderr
 };
 

@@ -106,4 +106,16 @@ CheckResult check_spmm(const HostMatrix& m, const std::vector<float>& values, in
   return result;
 }
 
+CheckResult check_product_samples(const HostMatrix& m, int64_t k, sddmm_dtype_t output,
+                                  const std::vector<int64_t>& entries, const std::vector<float>& sampled,
+                                  const std::vector<float>& theirs) {
+  CheckResult result;
+  const Tolerance t = tolerance_for(k, output);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    account_entry(result, m, entries[i], sampled[i], theirs[static_cast<size_t>(entries[i])], t);
+  }
+  result.pass = result.bad == 0;
+  return result;
+}
+
 }  // namespace sddmm::bench

@@ -40,4 +40,10 @@ CheckResult check_sddmm(const HostMatrix& m, const std::vector<float>& values, i
 CheckResult check_spmm(const HostMatrix& m, const std::vector<float>& values, int64_t n, sddmm_dtype_t output,
                        const std::vector<float>& ours, const std::vector<float>& theirs);
 
+// The dense product X1 X2 (of type output) at some entries: sampled[i] is its element at entry
+// entries[i]'s row and column; theirs is cuSPARSE's SDDMM output, which is X1 X2 at every entry.
+CheckResult check_product_samples(const HostMatrix& m, int64_t k, sddmm_dtype_t output,
+                                  const std::vector<int64_t>& entries, const std::vector<float>& sampled,
+                                  const std::vector<float>& theirs);
+
 }  // namespace sddmm::bench

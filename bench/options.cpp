@@ -71,6 +71,8 @@ std::string usage() {
          "  --dtype f32,f16,bf16,f16-f32,bf16-f32\n"
          "                            precisions (default f32); f16-f32 and bf16-f32: half features, fp32\n"
          "                            values and outputs. f32 always runs too: the others are compared with it\n"
+         "  --gemm, --no-gemm         time cuBLAS's dense GEMM of X1 X2 beside SDDMM (default: on when a\n"
+         "                            precision other than f32 is asked)\n"
          "  --reps N                  timed runs per case, median reported (default 30; >= 20 advised)\n"
          "  --warmup N                untimed runs first (default 5)\n"
          "  --mtx FILE                a Matrix Market file (repeatable)\n"
@@ -86,6 +88,7 @@ bool parse_options(int argc, char** argv, Options& options) {
     if (i + 1 >= argc) throw std::invalid_argument(option + " needs a value");
     return argv[++i];
   };
+  bool gemm_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") return false;
@@ -112,6 +115,9 @@ bool parse_options(int argc, char** argv, Options& options) {
       if (options.ops.empty()) throw std::invalid_argument("--ops needs at least one operation");
     } else if (arg == "--dtype") {
       options.precisions = parse_precisions(value_of(i, arg));
+    } else if (arg == "--gemm" || arg == "--no-gemm") {
+      options.gemm = arg == "--gemm";
+      gemm_given = true;
     } else if (arg == "--reps") {
       options.reps = static_cast<int>(parse_int(value_of(i, arg), arg, 1, 100000));
     } else if (arg == "--warmup") {
@@ -134,6 +140,7 @@ bool parse_options(int argc, char** argv, Options& options) {
       throw std::invalid_argument("unknown option '" + arg + "'");
     }
   }
+  if (!gemm_given) options.gemm = options.precisions.size() > 1;
   return true;
 }
 

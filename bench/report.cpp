@@ -52,11 +52,12 @@ struct Ratio {
   std::string worst_text() const { return count == 0 ? "-" : format("%.3fx", worst) + " " + worst_matrix; }
 };
 
-// A precision other than fp32, against the two baselines.
+// A precision other than fp32, against the three baselines.
 struct OtherGroup {
   int passed = 0;
   Ratio own;
   Ratio cusparse;
+  Ratio gemm;
   double max_error = NAN;  // fmax skips NaN: stays NaN when no case measured it
 };
 
@@ -129,6 +130,9 @@ std::vector<std::pair<std::string, std::string>> fields(const Record& r, bool js
       {"speedup", number(r.speedup)},
       {"ours_f32_ms", number(r.ours_f32_ms)},
       {"speedup_vs_own_f32", number(r.speedup_vs_own_f32)},
+      {"gemm_ms", number(r.gemm_ms)},
+      {"speedup_vs_gemm", number(r.speedup_vs_gemm)},
+      {"gemm_status", text(r.gemm_status)},
       {"bytes", number(r.bytes)},
       {"ours_gbs", number(r.ours_gbs)},
       {"ours_pct_bw", number(r.ours_pct_bw)},
@@ -180,19 +184,38 @@ void print_f32_rows(std::ostream& out, const std::vector<Record>& records, int w
   }
 }
 
-// A precision other than fp32: ours, and the baselines beside it.
-void print_other_rows(std::ostream& out, const std::vector<Record>& records, int width) {
-  char line[640];
-  std::snprintf(line, sizeof line, "%-*s %8s %5s %-5s %10s %10s %7s %11s %7s %6s %10s %6s  %s\n", width, "matrix",
-                "nnz", "K", "op", "ours ms", "f32 ms", "vs f32", "cuSPARSE ms", "vs cuSP", "%BW", "err vs f32", "check",
-                "note");
+// fp32 SDDMM against cuBLAS's fp32 GEMM, when it was asked for (--gemm).
+void print_f32_gemm_rows(std::ostream& out, const std::vector<Record>& records, int width) {
+  const bool any = std::any_of(records.begin(), records.end(), [](const Record& r) { return !r.gemm_status.empty(); });
+  if (!any) return;
+  char line[512];
+  out << "\ncuBLAS dense GEMM of X1 X2 in fp32 (CUBLAS_COMPUTE_32F), against our fp32 SDDMM\n";
+  std::snprintf(line, sizeof line, "%-*s %8s %5s %10s %10s %8s  %s\n", width, "matrix", "nnz", "K", "ours ms",
+                "GEMM ms", "vs GEMM", "GEMM");
   out << line;
   for (const Record& r : records) {
-    std::snprintf(line, sizeof line, "%-*s %8s %5lld %-5s %10s %10s %7s %11s %7s %6s %10s %6s  %s\n", width,
+    if (r.gemm_status.empty()) continue;
+    std::snprintf(line, sizeof line, "%-*s %8s %5lld %10s %10s %8s  %s\n", width, r.matrix.c_str(),
+                  count_text(r.nnz).c_str(), static_cast<long long>(r.k), format("%.4f", r.ours_ms).c_str(),
+                  format("%.4f", r.gemm_ms).c_str(), format("%.2fx", r.speedup_vs_gemm).c_str(), r.gemm_status.c_str());
+    out << line;
+  }
+}
+
+// A precision other than fp32: ours, and the three baselines beside it.
+void print_other_rows(std::ostream& out, const std::vector<Record>& records, int width) {
+  char line[640];
+  std::snprintf(line, sizeof line, "%-*s %8s %5s %-5s %10s %10s %7s %11s %7s %10s %8s %6s %10s %6s  %s\n", width,
+                "matrix", "nnz", "K", "op", "ours ms", "f32 ms", "vs f32", "cuSPARSE ms", "vs cuSP", "GEMM ms",
+                "vs GEMM", "%BW", "err vs f32", "check", "note");
+  out << line;
+  for (const Record& r : records) {
+    std::snprintf(line, sizeof line, "%-*s %8s %5lld %-5s %10s %10s %7s %11s %7s %10s %8s %6s %10s %6s  %s\n", width,
                   r.matrix.c_str(), count_text(r.nnz).c_str(), static_cast<long long>(r.k), r.op.c_str(),
                   format("%.4f", r.ours_ms).c_str(), format("%.4f", r.ours_f32_ms).c_str(),
                   format("%.2fx", r.speedup_vs_own_f32).c_str(), format("%.4f", r.cusparse_ms).c_str(),
-                  format("%.2fx", r.speedup).c_str(), format("%.1f", r.ours_pct_bw).c_str(),
+                  format("%.2fx", r.speedup).c_str(), format("%.4f", r.gemm_ms).c_str(),
+                  format("%.2fx", r.speedup_vs_gemm).c_str(), format("%.1f", r.ours_pct_bw).c_str(),
                   format("%.1e", r.max_rel_error_vs_f32).c_str(), check_text(r).c_str(), r.note.c_str());
     out << line;
   }
@@ -209,6 +232,7 @@ std::ofstream open_output(const std::string& path) {
 void derive_rates(Record& r, double copy_gbs) {
   r.speedup = r.cusparse_ms / r.ours_ms;
   r.speedup_vs_own_f32 = r.ours_f32_ms / r.ours_ms;
+  r.speedup_vs_gemm = r.gemm_ms / r.ours_ms;
   const double gflop = flops(r.nnz, r.k) / 1e9;
   r.ours_gbs = r.bytes / (r.ours_ms * 1e6);
   r.ours_pct_bw = 100.0 * r.ours_gbs / copy_gbs;
@@ -229,11 +253,12 @@ void print_table(std::ostream& out, const std::vector<Record>& records) {
   const std::string f32 = f32_precision().name;
   if (names.size() > 1) out << f32 << " (" << describe(precision_named(f32)) << "): ours against cuSPARSE\n";
   print_f32_rows(out, of_dtype(records, f32), width);
+  print_f32_gemm_rows(out, of_dtype(records, f32), width);
   for (const std::string& name : names) {
     if (name == f32) continue;
     out << "\n"
         << name << " (" << describe(precision_named(name)) << "): ours against our " << f32
-        << " and cuSPARSE's (same matrix and K)\n";
+        << " and cuSPARSE's (same matrix and K), and cuBLAS's dense GEMM in " << name << "\n";
     print_other_rows(out, of_dtype(records, name), width);
   }
 }
@@ -243,17 +268,20 @@ void print_summary(std::ostream& out, const std::vector<Record>& records, const 
   std::map<std::tuple<std::string, int64_t, std::string>, OtherGroup> others;  // per op, K and precision
   double worst_plan = 0;
   std::string worst_plan_matrix;
-  int failures = 0, unchecked = 0, irreproducible = 0;
+  int failures = 0, unchecked = 0, irreproducible = 0, gemm_wrong = 0, gemm_failed = 0;
   for (const Record& r : records) {
     if (!r.reproducible) ++irreproducible;
     if (r.status == "FAIL" || r.status == "ERROR") ++failures;
     if (r.status == "skipped" || r.status == "no-ref") ++unchecked;
+    if (r.gemm_status == "WRONG") ++gemm_wrong;
+    if (r.gemm_status == "error") ++gemm_failed;
     if (r.status != "ok") continue;
     if (r.dtype != f32_precision().name) {
       OtherGroup& g = others[{r.op, r.k, r.dtype}];
       ++g.passed;
       g.own.add(r.speedup_vs_own_f32, r.matrix);
       g.cusparse.add(r.speedup, r.matrix);
+      g.gemm.add(r.speedup_vs_gemm, r.matrix);
       g.max_error = std::fmax(g.max_error, r.max_rel_error_vs_f32);
       continue;
     }
@@ -279,6 +307,8 @@ void print_summary(std::ostream& out, const std::vector<Record>& records, const 
   if (irreproducible > 0)
     out << irreproducible << " case(s) not bitwise reproducible run to run (target: deterministic)\n";
   if (unchecked > 0) out << unchecked << " case(s) skipped or without a cuSPARSE result: see the note column\n";
+  if (gemm_wrong > 0) out << gemm_wrong << " cuBLAS GEMM result(s) WRONG at sampled entries: see the note column\n";
+  if (gemm_failed > 0) out << gemm_failed << " cuBLAS GEMM(s) failed: see the note column\n";
   out << "speedup over cuSPARSE (> 1: ours faster), geometric mean over the matrices that passed:\n";
   for (const auto& [key, g] : groups) {
     const Target target = target_of(key.first);
@@ -295,15 +325,15 @@ void print_summary(std::ostream& out, const std::vector<Record>& records, const 
   for (const auto& [key, g] : others) {
     const auto& [op, k, dtype] = key;
     std::snprintf(line, sizeof line,
-                  "  %-5s K=%-4lld %-8s over our f32 %s (worst %s), over cuSPARSE f32 %s, %d matrices; "
-                  "error %s [target <= %.0e]\n",
+                  "  %-5s K=%-4lld %-8s over our f32 %s (worst %s), over cuSPARSE f32 %s, over cuBLAS GEMM %s, "
+                  "%d matrices; error %s [target <= %.0e]\n",
                   op.c_str(), static_cast<long long>(k), dtype.c_str(), g.own.geomean_text().c_str(),
-                  g.own.worst_text().c_str(), g.cusparse.geomean_text().c_str(), g.passed,
-                  format("%.1e", g.max_error).c_str(), error_target(dtype));
+                  g.own.worst_text().c_str(), g.cusparse.geomean_text().c_str(), g.gemm.geomean_text().c_str(),
+                  g.passed, format("%.1e", g.max_error).c_str(), error_target(dtype));
     out << line;
   }
   out << "  [targets of issue 4: >= 1.7x over our f32 on the large uniform matrices; SDDMM on 8000^2 at 90-95% "
-         "sparse, K=256: >= 3x over cuSPARSE f32]\n";
+         "sparse, K=256: >= 3x over cuSPARSE f32 and faster than cuBLAS GEMM]\n";
 }
 
 void write_json(const std::string& path, const std::vector<Record>& records, const RunInfo& info) {
@@ -315,7 +345,9 @@ void write_json(const std::string& path, const std::vector<Record>& records, con
       << ", \"copy_gbs\": " << json_number(d.copy_gbs) << ", \"library_version\": " << info.library_version
       << ", \"cuda_runtime_version\": " << info.cuda_runtime_version
       << ", \"cuda_driver_version\": " << info.cuda_driver_version
-      << ", \"cusparse_version\": " << info.cusparse_version << ", \"dtypes\": [";
+      << ", \"cusparse_version\": " << info.cusparse_version
+      << ", \"cublas_version\": " << (info.cublas_version > 0 ? std::to_string(info.cublas_version) : "null")
+      << ", \"dtypes\": [";
   for (size_t i = 0; i < info.dtypes.size(); ++i) out << (i == 0 ? "" : ", ") << json_string(info.dtypes[i]);
   out << "], \"reps\": " << info.reps << ", \"warmup\": " << info.warmup << "},\n  \"results\": [";
   for (size_t i = 0; i < records.size(); ++i) {

@@ -31,7 +31,12 @@ struct Record {
   double speedup = NAN;      // cusparse_ms / ours_ms
   double ours_f32_ms = NAN;  // other precisions: our fp32 time on the same matrix and K
   double speedup_vs_own_f32 = NAN;  // ours_f32_ms / ours_ms
-  double bytes = 0;                 // credited bytes (bytes_model.hpp), with the precision's element sizes
+  double gemm_ms = NAN;             // SDDMM: cuBLAS's dense GEMM of X1 X2 in the same precision
+  double speedup_vs_gemm = NAN;     // gemm_ms / ours_ms
+  // "" (not asked); "ok"; "unchecked" (no cuSPARSE output to check its samples against); "skipped"
+  // (output over the cap, or no memory); "error" (cuBLAS refused); "WRONG" (samples disagree: no time)
+  std::string gemm_status;
+  double bytes = 0;  // credited bytes (bytes_model.hpp), with the precision's element sizes
   double ours_gbs = NAN;
   double ours_pct_bw = NAN;      // of the measured copy bandwidth
   double cusparse_gbs = NAN;     // fp32 cases only (cuSPARSE moves fp32 data: see that case)
@@ -57,6 +62,7 @@ struct RunInfo {
   int cuda_runtime_version = 0;
   int cuda_driver_version = 0;
   int cusparse_version = 0;
+  int cublas_version = 0;  // 0: no GEMM baseline in this run
   std::vector<std::string> dtypes;
   int reps = 0;
   int warmup = 0;

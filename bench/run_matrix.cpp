@@ -158,6 +158,10 @@ std::string progress_line(const CasePlan& c, const Record& r) {
   if (!c.precision.is_f32()) {
     line += ", our f32 " + fixed(r.ours_f32_ms, 4) + " ms (" + fixed(r.speedup_vs_own_f32, 2) + "x)";
   }
+  if (!r.gemm_status.empty()) {
+    line +=
+        ", cuBLAS GEMM " + fixed(r.gemm_ms, 4) + " ms (" + fixed(r.speedup_vs_gemm, 2) + "x, " + r.gemm_status + ")";
+  }
   return line + ", " + fixed(r.ours_pct_bw, 1) + "% BW, check " + r.status;
 }
 

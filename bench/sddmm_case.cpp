@@ -3,6 +3,7 @@
 #include "cases.hpp"
 #include "check.hpp"
 #include "convert.hpp"
+#include "cublas_baseline.hpp"
 #include "device.hpp"
 
 namespace sddmm::bench {
@@ -80,6 +81,7 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, const Precision& precision
         time_runs(stream, ctx.options.warmup, ctx.options.reps, [&](int i) { reference->run(i % sets); });
     record.cusparse_ms = their_time.median_ms;
   }
+  if (ctx.cublas != nullptr) measure_gemm(record, m, k, precision, x1, x2, sets, products, ctx);
   return record;
 }
 
