@@ -133,6 +133,7 @@ std::vector<std::pair<std::string, std::string>> fields(const Record& r, bool js
       {"gemm_ms", number(r.gemm_ms)},
       {"speedup_vs_gemm", number(r.speedup_vs_gemm)},
       {"gemm_status", text(r.gemm_status)},
+      {"tensor_core_share", number(r.tensor_core_share)},
       {"bytes", number(r.bytes)},
       {"ours_gbs", number(r.ours_gbs)},
       {"ours_pct_bw", number(r.ours_pct_bw)},

@@ -36,6 +36,9 @@ struct Record {
   // "" (not asked); "ok"; "unchecked" (no cuSPARSE output to check its samples against); "skipped"
   // (output over the cap, or no memory); "error" (cuBLAS refused); "WRONG" (samples disagree: no time)
   std::string gemm_status;
+  // The share of stored entries the library sent to tensor cores. Not measured: no part of the API
+  // reports it yet, so it is always written as null (JSON) or empty (CSV).
+  double tensor_core_share = NAN;
   double bytes = 0;  // credited bytes (bytes_model.hpp), with the precision's element sizes
   double ours_gbs = NAN;
   double ours_pct_bw = NAN;      // of the measured copy bandwidth
