@@ -4,6 +4,12 @@
 // order. A sum of L terms in fp32 is off from the exact one by at most ~L * eps/2 times the sum of
 // |terms| (Higham, Accuracy and Stability, 4.2), so two such sums differ by at most L * eps times it;
 // the check allows twice that: 2 (L + 2) eps |terms|, L = K for SDDMM, L = row length for SpMM.
+//
+// Other precisions are checked against cuSPARSE fed the SAME rounded operands and values (widened
+// back to fp32), so input rounding is no error; what remains is the fp32 sum above and rounding the
+// result to the output format. A narrower output gets 2 u of it on top (u = 2^-11 for fp16, 2^-8 for
+// bf16: one rounding of the result, one of an intermediate), plus its smallest subnormal near zero,
+// and infinity where the result is beyond its range. fp32 outputs keep the fp32 tolerance.
 // Outputs are poisoned with NaN before our run, so an element ours did not write fails.
 #pragma once
 
@@ -12,6 +18,7 @@
 #include <vector>
 
 #include "host_matrix.hpp"
+#include "sddmm.h"
 
 namespace sddmm::bench {
 
@@ -23,13 +30,20 @@ struct CheckResult {
   std::string first_bad;     // "entry 17 (row 3, col 9): ours 1.5, expected 2.25 (tolerance ...)", or empty
 };
 
-// SDDMM: ours[p] against theirs[p] * A.val[p] (cuSPARSE does not apply A's values).
-CheckResult check_sddmm(const HostMatrix& m, int64_t k, const std::vector<float>& ours,
-                        const std::vector<float>& theirs);
+// SDDMM: ours[p] (of type output) against theirs[p] * values[p] (cuSPARSE does not apply A's values;
+// `values` are A's values as our handle holds them, rounded as it stores them).
+CheckResult check_sddmm(const HostMatrix& m, const std::vector<float>& values, int64_t k, sddmm_dtype_t output,
+                        const std::vector<float>& ours, const std::vector<float>& theirs);
 
 // SpMM: Y (rows x n, row-major), ours against theirs. A's values may have any sign, so a row's
 // magnitude is bounded by 1.5 * sum |A(r, :)| (1.5 bounds |X|).
-CheckResult check_spmm(const HostMatrix& m, int64_t n, const std::vector<float>& ours,
-                       const std::vector<float>& theirs);
+CheckResult check_spmm(const HostMatrix& m, const std::vector<float>& values, int64_t n, sddmm_dtype_t output,
+                       const std::vector<float>& ours, const std::vector<float>& theirs);
+
+// The dense product X1 X2 (of type output) at some entries: sampled[i] is its element at entry
+// entries[i]'s row and column; theirs is cuSPARSE's SDDMM output, which is X1 X2 at every entry.
+CheckResult check_product_samples(const HostMatrix& m, int64_t k, sddmm_dtype_t output,
+                                  const std::vector<int64_t>& entries, const std::vector<float>& sampled,
+                                  const std::vector<float>& theirs);
 
 }  // namespace sddmm::bench

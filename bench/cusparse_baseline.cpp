@@ -1,6 +1,7 @@
 #include "cusparse_baseline.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace sddmm::bench {
 namespace {
@@ -60,6 +61,19 @@ std::vector<CsrArrays> upload_csr(const HostMatrix& m, int sets, cudaStream_t st
   }
   BENCH_CUDA(cudaStreamSynchronize(stream));
   return copies;
+}
+
+CsrArrays csr_with_values(const CsrArrays& pattern, const std::vector<float>& values, cudaStream_t stream) {
+  if (values.size() * sizeof(float) != pattern.vals.bytes()) throw std::logic_error("csr_with_values: not nnz values");
+  CsrArrays arrays{DeviceBuffer(pattern.offsets.bytes()), DeviceBuffer(pattern.cols.bytes()),
+                   upload(values.data(), pattern.vals.bytes(), stream)};
+  BENCH_CUDA(cudaMemcpyAsync(arrays.offsets.get(), pattern.offsets.get(), pattern.offsets.bytes(),
+                             cudaMemcpyDeviceToDevice, stream));
+  if (pattern.cols.bytes() > 0) {
+    BENCH_CUDA(
+        cudaMemcpyAsync(arrays.cols.get(), pattern.cols.get(), pattern.cols.bytes(), cudaMemcpyDeviceToDevice, stream));
+  }
+  return arrays;
 }
 
 CusparseSddmm::CusparseSddmm(cusparseHandle_t handle, const HostMatrix& m, const std::vector<CsrArrays>& csr, int64_t k,

@@ -1,5 +1,6 @@
 // The reference the benchmark measures against: cuSPARSE's generic SDDMM and SpMM on CSR, fp32,
-// 32-bit indices, each preprocessed (cusparse*_preprocess) outside the timed runs.
+// 32-bit indices, each preprocessed (cusparse*_preprocess) outside the timed runs. Cases in other
+// precisions run it on their rounded data widened back to fp32, to check against, untimed.
 //
 // Layouts, the same as ours is given:
 //   SDDMM  X1 rows x K row-major (ld K); X2 K x cols column-major (ld K), i.e. each column of X2 is
@@ -50,6 +51,9 @@ struct CsrArrays {
   DeviceBuffer vals;     // (nnz) float, A's values (SpMM)
 };
 std::vector<CsrArrays> upload_csr(const HostMatrix& m, int sets, cudaStream_t stream);
+// A copy of `pattern` with other values (nnz of them): A's values as a narrower type rounds them, for
+// the reference of an SpMM in that type.
+CsrArrays csr_with_values(const CsrArrays& pattern, const std::vector<float>& values, cudaStream_t stream);
 
 // The dense operands of one SDDMM rotation set (layouts above). out receives cuSPARSE's result.
 struct SddmmOperands {

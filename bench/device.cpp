@@ -80,11 +80,11 @@ std::vector<DeviceBuffer> replicate(const std::vector<float>& host, int sets, cu
   return copies;
 }
 
-std::vector<DeviceBuffer> allocate_filled(size_t count, int sets, int byte, cudaStream_t stream) {
+std::vector<DeviceBuffer> allocate_filled(size_t count, size_t element_bytes, int sets, int byte, cudaStream_t stream) {
   std::vector<DeviceBuffer> buffers;
   for (int s = 0; s < sets; ++s) {
-    buffers.emplace_back(count * sizeof(float));
-    if (count > 0) BENCH_CUDA(cudaMemsetAsync(buffers.back().get(), byte, count * sizeof(float), stream));
+    buffers.emplace_back(count * element_bytes);
+    if (count > 0) BENCH_CUDA(cudaMemsetAsync(buffers.back().get(), byte, count * element_bytes, stream));
   }
   return buffers;
 }

@@ -68,8 +68,9 @@ DeviceBuffer upload(const void* host, size_t bytes, cudaStream_t stream);
 // `sets` device copies of `host`: the first uploaded, the others copied from it on the device.
 std::vector<DeviceBuffer> replicate(const std::vector<float>& host, int sets, cudaStream_t stream);
 
-// `sets` buffers of `count` floats, every byte set to `byte` (0xFF: NaN, to catch unwritten output).
-std::vector<DeviceBuffer> allocate_filled(size_t count, int sets, int byte, cudaStream_t stream);
+// `sets` buffers of `count` elements of `element_bytes`, every byte set to `byte` (0xFF: NaN in fp32,
+// fp16 and bf16 alike, to catch unwritten output).
+std::vector<DeviceBuffer> allocate_filled(size_t count, size_t element_bytes, int sets, int byte, cudaStream_t stream);
 
 // A host copy of the first `count` floats of `buffer`; waits for `stream`.
 std::vector<float> download(const DeviceBuffer& buffer, size_t count, cudaStream_t stream);

@@ -1,7 +1,9 @@
-// sddmm-bench: libsddmm against cuSPARSE on an NVIDIA GPU. See bench/RESULTS.md for the method.
+// sddmm-bench: libsddmm against cuSPARSE (and cuBLAS's dense GEMM) on an NVIDIA GPU. See
+// bench/RESULTS.md for the method.
 //
-// Exit status: 0 all checks passed; 1 a check failed or our library returned an error; 2 bad
-// command line; 3 the run stopped on an error (the partial table is still printed).
+// Exit status: 0 all checks passed; 1 a check failed, our library returned an error, or the GEMM
+// baseline's samples disagreed with cuSPARSE; 2 bad command line; 3 the run stopped on an error (the
+// partial table is still printed).
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -11,10 +13,12 @@
 #include <ctime>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cases.hpp"
+#include "cublas_baseline.hpp"
 #include "cusparse_baseline.hpp"
 #include "device.hpp"
 #include "host_matrix.hpp"
@@ -61,7 +65,8 @@ std::string local_time_now() {
   return text;
 }
 
-RunInfo run_info(const Options& options, const DeviceInfo& device, cusparseHandle_t cusparse) {
+RunInfo run_info(const Options& options, const DeviceInfo& device, cusparseHandle_t cusparse,
+                 const std::optional<CublasHandle>& cublas) {
   RunInfo info;
   info.device = device;
   info.started = local_time_now();
@@ -69,23 +74,28 @@ RunInfo run_info(const Options& options, const DeviceInfo& device, cusparseHandl
   BENCH_CUDA(cudaRuntimeGetVersion(&info.cuda_runtime_version));
   BENCH_CUDA(cudaDriverGetVersion(&info.cuda_driver_version));
   BENCH_CUSPARSE(cusparseGetVersion(cusparse, &info.cusparse_version));
+  if (cublas) info.cublas_version = cublas->version();
+  for (const Precision& p : options.precisions) info.dtypes.push_back(p.name);
   info.reps = options.reps;
   info.warmup = options.warmup;
   return info;
 }
 
-// Records for a matrix that could not be built or converted: one per op x K, skipped.
+// Records for a matrix that could not be built or converted: one per op x K x precision, skipped.
 void record_unbuilt(std::vector<Record>& records, const std::string& name, const Options& options,
                     const std::string& why) {
   for (Op op : options.ops) {
     for (int64_t k : options.ks) {
-      Record record;
-      record.matrix = name;
-      record.op = op_name(op);
-      record.k = k;
-      record.status = "skipped";
-      record.note = why;
-      records.push_back(record);
+      for (const Precision& precision : options.precisions) {
+        Record record;
+        record.matrix = name;
+        record.op = op_name(op);
+        record.k = k;
+        record.dtype = precision.name;
+        record.status = "skipped";
+        record.note = why;
+        records.push_back(record);
+      }
     }
   }
 }
@@ -104,11 +114,14 @@ int run(const Options& options, const std::vector<MatrixSpec>& specs) {
   const Stream stream;
   const DeviceInfo device = query_device(options.device, stream.get());
   const CusparseHandle cusparse(stream.get());
-  const RunInfo info = run_info(options, device, cusparse.get());
+  std::optional<CublasHandle> cublas;
+  if (options.gemm) cublas.emplace(stream.get());
+  const RunInfo info = run_info(options, device, cusparse.get(), cublas);
   log(device.name + ", " + std::to_string(device.sm_count) + " SMs, L2 " + std::to_string(device.l2_bytes >> 20) +
       " MiB, copy bandwidth " + std::to_string(std::lround(device.copy_gbs)) + " GB/s; libsddmm " +
-      std::to_string(info.library_version) + ", cuSPARSE " + std::to_string(info.cusparse_version));
-  const CaseContext ctx{options, device, stream.get(), cusparse.get(), log};
+      std::to_string(info.library_version) + ", cuSPARSE " + std::to_string(info.cusparse_version) +
+      (cublas ? ", cuBLAS " + std::to_string(info.cublas_version) : ""));
+  const CaseContext ctx{options, device, stream.get(), cusparse.get(), cublas ? cublas->get() : nullptr, log};
 
   std::vector<Record> records;
   try {
@@ -136,7 +149,7 @@ int run(const Options& options, const std::vector<MatrixSpec>& specs) {
   }
   finish(records, info, options);
   for (const Record& r : records) {
-    if (r.status == "FAIL" || r.status == "ERROR") return 1;
+    if (r.status == "FAIL" || r.status == "ERROR" || r.gemm_status == "WRONG") return 1;
   }
   return 0;
 }

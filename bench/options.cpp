@@ -46,17 +46,33 @@ std::vector<std::string> mtx_files_in(const std::string& dir) {
   return files;
 }
 
+// The precisions named in `list`, each once, with fp32 put first (added if missing).
+std::vector<Precision> parse_precisions(const std::string& list) {
+  std::vector<Precision> chosen = {f32_precision()};
+  for (const std::string& name : split(list, ',')) {
+    const Precision& p = precision_named(name);
+    const bool seen = std::any_of(chosen.begin(), chosen.end(), [&](const Precision& c) { return c.name == p.name; });
+    if (!seen) chosen.push_back(p);
+  }
+  return chosen;
+}
+
 }  // namespace
 
 const char* op_name(Op op) { return op == Op::kSddmm ? "sddmm" : "spmm"; }
 
 std::string usage() {
   return "usage: sddmm-bench [options]\n"
-         "  Times libsddmm's SDDMM and SpMM (fp32, CUDA) against cuSPARSE on generated and Matrix Market\n"
+         "  Times libsddmm's SDDMM and SpMM (CUDA) against cuSPARSE (fp32) on generated and Matrix Market\n"
          "  matrices, checks ours against cuSPARSE, and prints a table.\n"
          "  --suite quick|full|none   generated matrices to run (default quick; none: only files)\n"
          "  --k 32,128,256            dense widths K (SDDMM) = N (SpMM)\n"
          "  --ops sddmm,spmm          operations\n"
+         "  --dtype f32,f16,bf16,f16-f32,bf16-f32\n"
+         "                            precisions (default f32); f16-f32 and bf16-f32: half features, fp32\n"
+         "                            values and outputs. f32 always runs too: the others are compared with it\n"
+         "  --gemm, --no-gemm         time cuBLAS's dense GEMM of X1 X2 beside SDDMM (default: on when a\n"
+         "                            precision other than f32 is asked)\n"
          "  --reps N                  timed runs per case, median reported (default 30; >= 20 advised)\n"
          "  --warmup N                untimed runs first (default 5)\n"
          "  --mtx FILE                a Matrix Market file (repeatable)\n"
@@ -72,6 +88,7 @@ bool parse_options(int argc, char** argv, Options& options) {
     if (i + 1 >= argc) throw std::invalid_argument(option + " needs a value");
     return argv[++i];
   };
+  bool gemm_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") return false;
@@ -96,6 +113,11 @@ bool parse_options(int argc, char** argv, Options& options) {
         }
       }
       if (options.ops.empty()) throw std::invalid_argument("--ops needs at least one operation");
+    } else if (arg == "--dtype") {
+      options.precisions = parse_precisions(value_of(i, arg));
+    } else if (arg == "--gemm" || arg == "--no-gemm") {
+      options.gemm = arg == "--gemm";
+      gemm_given = true;
     } else if (arg == "--reps") {
       options.reps = static_cast<int>(parse_int(value_of(i, arg), arg, 1, 100000));
     } else if (arg == "--warmup") {
@@ -118,6 +140,7 @@ bool parse_options(int argc, char** argv, Options& options) {
       throw std::invalid_argument("unknown option '" + arg + "'");
     }
   }
+  if (!gemm_given) options.gemm = options.precisions.size() > 1;
   return true;
 }
 

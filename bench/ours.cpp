@@ -5,23 +5,24 @@
 #include <stdexcept>
 #include <string>
 
+#include "convert.hpp"
 #include "device.hpp"
 
 namespace sddmm::bench {
 namespace {
 
-sddmm_dense_t dense(const float* data, int64_t rows, int64_t cols, sddmm_layout_t layout) {
+sddmm_dense_t dense(const void* data, int64_t rows, int64_t cols, sddmm_layout_t layout, sddmm_dtype_t dtype) {
   const int64_t ld = layout == SDDMM_LAYOUT_ROW_MAJOR ? cols : rows;
   // The API takes void* for inputs and outputs alike; it does not write X1, X2 or X.
-  return sddmm_dense_t{const_cast<float*>(data), rows, cols, ld, layout, SDDMM_DTYPE_FLOAT32};
+  return sddmm_dense_t{const_cast<void*>(data), rows, cols, ld, layout, dtype};
 }
 
 }  // namespace
 
-OurPlans::OurPlans(const HostMatrix& m, int sets, int device, cudaStream_t stream) {
+OurPlans::OurPlans(const HostMatrix& m, sddmm_dtype_t value_dtype, int sets, int device, cudaStream_t stream) {
   const DeviceBuffer row = upload(m.row.data(), m.row.size() * sizeof(int32_t), stream);
   const DeviceBuffer col = upload(m.col.data(), m.col.size() * sizeof(int32_t), stream);
-  const DeviceBuffer val = upload(m.val.data(), m.val.size() * sizeof(float), stream);
+  const DeviceBuffer val = upload_as(m.val, value_dtype, stream);
   BENCH_CUDA(cudaStreamSynchronize(stream));  // the clock below must not count the uploads
 
   std::vector<double> ms;
@@ -31,7 +32,7 @@ OurPlans::OurPlans(const HostMatrix& m, int sets, int device, cudaStream_t strea
       sddmm_matrix_t handle = nullptr;
       const auto start = std::chrono::steady_clock::now();
       BENCH_SDDMM(sddmm_create_coo(&handle, m.rows, m.cols, m.nnz, row.get(), col.get(), SDDMM_INDEX_INT32, val.get(),
-                                   SDDMM_DTYPE_FLOAT32, SDDMM_BACKEND_CUDA, device, SDDMM_CREATE_DEFAULT, stream));
+                                   value_dtype, SDDMM_BACKEND_CUDA, device, SDDMM_CREATE_DEFAULT, stream));
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
       if (i < sets) {
         handles_.push_back(handle);
@@ -57,16 +58,17 @@ OurPlans::~OurPlans() {
   for (sddmm_matrix_t handle : handles_) sddmm_destroy(handle);  // NULL-safe; nothing to do on failure
 }
 
-void our_sddmm(sddmm_matrix_t handle, const HostMatrix& m, int64_t k, const float* x1, const float* x2, float* out,
-               cudaStream_t stream) {
-  const sddmm_dense_t d1 = dense(x1, m.rows, k, SDDMM_LAYOUT_ROW_MAJOR);
-  const sddmm_dense_t d2 = dense(x2, k, m.cols, SDDMM_LAYOUT_COL_MAJOR);
-  BENCH_SDDMM(sddmm_execute(handle, &d1, &d2, out, SDDMM_DTYPE_FLOAT32, stream));
+void our_sddmm(sddmm_matrix_t handle, const HostMatrix& m, int64_t k, const Precision& precision, const void* x1,
+               const void* x2, void* out, cudaStream_t stream) {
+  const sddmm_dense_t d1 = dense(x1, m.rows, k, SDDMM_LAYOUT_ROW_MAJOR, precision.features);
+  const sddmm_dense_t d2 = dense(x2, k, m.cols, SDDMM_LAYOUT_COL_MAJOR, precision.features);
+  BENCH_SDDMM(sddmm_execute(handle, &d1, &d2, out, precision.output, stream));
 }
 
-void our_spmm(sddmm_matrix_t handle, const HostMatrix& m, int64_t n, const float* x, float* y, cudaStream_t stream) {
-  const sddmm_dense_t dx = dense(x, m.cols, n, SDDMM_LAYOUT_ROW_MAJOR);
-  const sddmm_dense_t dy = dense(y, m.rows, n, SDDMM_LAYOUT_ROW_MAJOR);
+void our_spmm(sddmm_matrix_t handle, const HostMatrix& m, int64_t n, const Precision& precision, const void* x, void* y,
+              cudaStream_t stream) {
+  const sddmm_dense_t dx = dense(x, m.cols, n, SDDMM_LAYOUT_ROW_MAJOR, precision.features);
+  const sddmm_dense_t dy = dense(y, m.rows, n, SDDMM_LAYOUT_ROW_MAJOR, precision.output);
   BENCH_SDDMM(spmm_execute(handle, &dx, &dy, SDDMM_OPERATION_NON_TRANSPOSE, stream));
 }
 

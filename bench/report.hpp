@@ -1,5 +1,6 @@
-// Results: one Record per matrix x op x K, printed as a table, written as JSON and CSV, and
-// summarised per op and K (geometric-mean speedup, the worst matrix, plan-creation ratio).
+// Results: one Record per matrix x op x K x precision, printed as a table (a section per precision),
+// written as JSON and CSV, and summarised per op, K and precision (geometric-mean speedups, the worst
+// matrix, plan-creation ratio).
 #pragma once
 
 #include <cmath>
@@ -20,18 +21,29 @@ struct Record {
   int64_t nnz = 0;
   std::string op;  // "sddmm" | "spmm"
   int64_t k = 0;   // K for SDDMM, N for SpMM
+  std::string dtype = "f32";  // the precision's name (precision.hpp)
   // "ok"; "FAIL" (our output is wrong); "ERROR" (our library returned an error); "skipped" (no
   // memory, or the matrix could not be built); "no-ref" (cuSPARSE refused the case: timed, unchecked)
   std::string status;
   double ours_ms = NAN;
-  double cusparse_ms = NAN;
+  double cusparse_ms = NAN;  // always fp32: other precisions carry the time of their fp32 case
   std::string cusparse_alg;  // SpMM: the fastest algorithm; SDDMM: how X2 was described
   double speedup = NAN;      // cusparse_ms / ours_ms
-  double bytes = 0;          // credited bytes (bytes_model.hpp)
+  double ours_f32_ms = NAN;  // other precisions: our fp32 time on the same matrix and K
+  double speedup_vs_own_f32 = NAN;  // ours_f32_ms / ours_ms
+  double gemm_ms = NAN;             // SDDMM: cuBLAS's dense GEMM of X1 X2 in the same precision
+  double speedup_vs_gemm = NAN;     // gemm_ms / ours_ms
+  // "" (not asked); "ok"; "unchecked" (no cuSPARSE output to check its samples against); "skipped"
+  // (output over the cap, or no memory); "error" (cuBLAS refused); "WRONG" (samples disagree: no time)
+  std::string gemm_status;
+  // The share of stored entries the library sent to tensor cores. Not measured: no part of the API
+  // reports it yet, so it is always written as null (JSON) or empty (CSV).
+  double tensor_core_share = NAN;
+  double bytes = 0;  // credited bytes (bytes_model.hpp), with the precision's element sizes
   double ours_gbs = NAN;
-  double ours_pct_bw = NAN;  // of the measured copy bandwidth
-  double cusparse_gbs = NAN;
-  double cusparse_pct_bw = NAN;
+  double ours_pct_bw = NAN;      // of the measured copy bandwidth
+  double cusparse_gbs = NAN;     // fp32 cases only (cuSPARSE moves fp32 data: see that case)
+  double cusparse_pct_bw = NAN;  // fp32 cases only
   double ours_gflops = NAN;
   double cusparse_gflops = NAN;
   double plan_ms = NAN;            // creating our handle for this matrix (median)
@@ -39,6 +51,9 @@ struct Record {
   int rotation_sets = 1;           // buffer sets rotated through so the L2 does not hold the inputs
   double check_worst_ratio = NAN;  // max error / tolerance (<= 1 passes)
   double check_max_rel_error = NAN;
+  // Other precisions: the largest relative error against cuSPARSE fp32 on the unrounded operands and
+  // values: what storing in the precision costs (the check itself uses the same rounded inputs).
+  double max_rel_error_vs_f32 = NAN;
   bool reproducible = true;  // a second run on the same inputs gave the same bits
   std::string note;
 };
@@ -50,11 +65,13 @@ struct RunInfo {
   int cuda_runtime_version = 0;
   int cuda_driver_version = 0;
   int cusparse_version = 0;
+  int cublas_version = 0;  // 0: no GEMM baseline in this run
+  std::vector<std::string> dtypes;
   int reps = 0;
   int warmup = 0;
 };
 
-// Fills the derived fields (speedup, GB/s, % bandwidth, GFLOP/s) from the times and bytes.
+// Fills the derived fields (speedups, GB/s, % bandwidth, GFLOP/s) from the times and bytes.
 void derive_rates(Record& record, double copy_gbs);
 
 void print_table(std::ostream& out, const std::vector<Record>& records);

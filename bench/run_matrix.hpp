@@ -1,5 +1,6 @@
-// Every requested op and K on one matrix: rotation sets sized to the L2, our plans and cuSPARSE's
-// CSR copies made once, then the cases. Memory is freed before returning.
+// Every requested op, K and precision on one matrix: rotation sets sized to the L2, our plans (one
+// set per value type) and cuSPARSE's CSR copies made once, then the cases. Memory is freed before
+// returning.
 #pragma once
 
 #include <vector>
@@ -10,8 +11,9 @@
 
 namespace sddmm::bench {
 
-// One record per op x K. A case that would not fit in device memory, or that our library fails, is
-// recorded (status "skipped" or "ERROR") and the others still run; other CUDA errors throw.
+// One record per op x K x precision, each precision's right after the fp32 one of its op and K. A
+// case that would not fit in device memory, or that our library fails, is recorded (status
+// "skipped" or "ERROR") and the others still run; other CUDA errors throw.
 std::vector<Record> run_matrix(const HostMatrix& m, const CaseContext& ctx);
 
 }  // namespace sddmm::bench
