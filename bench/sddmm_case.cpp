@@ -1,5 +1,6 @@
 #include <optional>
 
+#include "core/plan_stats.hpp"  // libsddmm internals (static library): the tensor-core share
 #include "cases.hpp"
 #include "check.hpp"
 #include "convert.hpp"
@@ -26,6 +27,11 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, const Precision& precision
   Record record = case_record(m, Op::kSddmm, k, precision);
   record.plan_ms = pattern.plans != nullptr ? pattern.plans->plan_ms() : NAN;
   record.rotation_sets = sets;
+  if (pattern.plans != nullptr && m.nnz > 0) {
+    const bool tensor_k = k == 32 || k == 64 || k == 128 || k == 256;
+    const auto entries = static_cast<double>(sddmm::tensor_core_entries(pattern.plans->handle(0)));
+    record.tensor_core_share = tensor_k ? entries / static_cast<double>(m.nnz) : 0.0;
+  }
   const cudaStream_t stream = ctx.stream;
   const size_t nnz = static_cast<size_t>(m.nnz);
   const bool f32 = precision.is_f32();
