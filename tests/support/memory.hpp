@@ -41,6 +41,7 @@ class Buffer {
   Buffer& operator=(Buffer&&) = delete;
 
   void* get() const { return ptr_; }
+  size_t bytes() const { return bytes_; }
   // Copies to or from the start of the buffer. With a stream (a cudaStream_t as void*) the copy is
   // ordered on that stream and waited for; without one it is a plain synchronous copy.
   void upload(const void* host, size_t bytes, void* stream = nullptr);
