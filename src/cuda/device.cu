@@ -28,10 +28,34 @@ DeviceGuard::~DeviceGuard() {
   if (cudaGetDevice(&current) == cudaSuccess && current != previous_ && previous_ >= 0) (void)cudaSetDevice(previous_);
 }
 
+namespace {
+
+// The errors of a kernel that faulted: they poison the context (sticky), they do not mean "no device".
+bool is_kernel_fault(cudaError_t status) {
+  switch (status) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorECCUncorrectable:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void require_device(int device) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
+    if (is_kernel_fault(status)) check(status, "cudaGetDeviceCount");  // CUDA_ERROR, should the query see one
     (void)cudaGetLastError();
     fail(SDDMM_STATUS_NO_DEVICE, "no usable CUDA device: ", cudaGetErrorName(status), " (", cudaGetErrorString(status), ")");
   }

@@ -61,8 +61,8 @@ class DeviceGuard {
   int previous_ = -1;
 };
 
-// Throws NO_DEVICE when the driver or the device is missing (a query that needs no context: a
-// sticky error does not show here).
+// Throws NO_DEVICE when the driver or the device is missing. The query needs no context, so a
+// sticky error should not show here; if one does, it is CUDA_ERROR, not NO_DEVICE.
 void require_device(int device);
 
 // Throws INVALID_POINTER unless `ptr` is device or managed memory usable on `device` (or host
