@@ -147,11 +147,12 @@ SortedByKey<K, I> sort_by_key(const K* keys_in, int64_t n, int64_t outer, cudaSt
   const auto* k_in = reinterpret_cast<const U*>(keys_in);
   auto* k_out = reinterpret_cast<U*>(sorted.keys.get());
   I* p_out = sorted.positions.get();
+  const int end_bit = end_bit_for(outer);
   size_t temp_bytes = 0;
-  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k_in, k_out, positions.get(), p_out, n, 0, end_bit_for(outer), stream),
+  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k_in, k_out, positions.get(), p_out, n, 0, end_bit, stream),
         "cub::DeviceRadixSort::SortPairs (size)");
   DeviceArray<unsigned char> temp(static_cast<int64_t>(temp_bytes));
-  check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, k_in, k_out, positions.get(), p_out, n, 0, end_bit_for(outer), stream),
+  check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, k_in, k_out, positions.get(), p_out, n, 0, end_bit, stream),
         "cub::DeviceRadixSort::SortPairs");
   return sorted;  // cudaFree of `positions` and `temp` waits for the sort
 }
@@ -218,8 +219,8 @@ void sort_rows(DevicePattern<T, I>& p, const SparseInput& input, const T* values
   const DeviceArray<I> caller_col = to_index<I>(input.cols, input.index_type, nnz, stream);
   p.entry_col = DeviceArray<I>(nnz);
   p.entry_value = DeviceArray<T>(values != nullptr ? nnz : 0);
-  gather_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(p.caller_position.get(), caller_col.get(),
-                                                                          p.entry_col.get(), values, p.entry_value.get(), nnz);
+  gather_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
+      p.caller_position.get(), caller_col.get(), p.entry_col.get(), values, p.entry_value.get(), nnz);
   check_launch("gather_kernel");
 }
 
@@ -246,9 +247,8 @@ void build_csc(DevicePattern<T, I>& p, cudaStream_t stream) {
   p.csc_row = DeviceArray<I>(nnz);
   p.csc_value = DeviceArray<T>(p.entry_value.empty() ? 0 : nnz);
   if (nnz > 0) {
-    gather_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(by_col.positions.get(), p.entry_row.get(),
-                                                                            p.csc_row.get(), p.entry_value.get(),
-                                                                            p.csc_value.get(), nnz);
+    gather_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
+        by_col.positions.get(), p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), nnz);
     check_launch("gather_kernel (csc)");
   }
 }
