@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The GPU machine's script: build there, run the whole test suite (GPU tests included), then the GPU
-# tests under compute-sanitizer (memcheck, racecheck, initcheck, synccheck), the demo, and - with
-# BENCH_ARGS set - the benchmark. Logs go to $OUT; a short summary is printed last.
+# The GPU machine's script: build there, run the whole test suite (GPU tests included), the suites
+# that need a process or devices of their own (a sticky CUDA error; pointers from another device,
+# with two GPUs) on their own lines, the GPU tests under compute-sanitizer (memcheck, racecheck,
+# initcheck, synccheck), the demo, with SDDMM_HUGE=1 the huge-size check (sddmm-huge-check: about
+# 129 GB of device memory, 1-3 minutes on an H200), and with BENCH_ARGS set the benchmark. Logs go
+# to $OUT; a summary is printed last, each step PASS, FAIL or SKIPPED with the reason.
 #
 # Needs (carried in a git-ignored folder, default .carry/): doctest/doctest.h and data/*.mtx.
-#   SDDMM_COMMIT=<sha> BENCH_ARGS="--suite full" scripts/gpu-check.sh
+#   SDDMM_COMMIT=<sha> SDDMM_HUGE=1 BENCH_ARGS="--suite full" scripts/gpu-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/sddmm-gpu-check}
@@ -19,6 +22,18 @@ run_step() {  # name, log file, command...
   if "$@" >"$out/$log" 2>&1; then record "$name" "PASS ($((SECONDS - t0)) s)"; return 0; fi
   record "$name" "FAIL ($((SECONDS - t0)) s, see $log)"; tail -n 40 "$out/$log"; return 1
 }
+# A step whose exit 77 means it did not run (too few GPUs, too little memory): SKIPPED, with the
+# reason from the "SKIPPED: ..." line it printed.
+run_gated_step() {  # name, log file, command...
+  local name=$1 log=$2; shift 2
+  local t0=$SECONDS rc=0
+  "$@" >"$out/$log" 2>&1 || rc=$?
+  case $rc in
+    0) record "$name" "PASS ($((SECONDS - t0)) s)" ;;
+    77) record "$name" "SKIPPED ($(grep -m1 -o 'SKIPPED: .*' "$out/$log" | cut -c10-))" ;;
+    *) record "$name" "FAIL ($((SECONDS - t0)) s, exit $rc, see $log)"; tail -n 40 "$out/$log"; return 1 ;;
+  esac
+}
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 run_step "configure + build (sm_${ARCH:-90})" build.log bash -c "
@@ -30,6 +45,12 @@ run_step "ctest (CPU + GPU suites)" ctest.log ctest --test-dir "$build" --output
 grep -E "tests passed|Skipped|Failed" "$out/ctest.log" | tail -n 5
 run_step "GPU suite alone (doctest)" gpu-suite.log "$build/tests/sddmm_tests" --gpu-only
 tail -n 3 "$out/gpu-suite.log"
+# ctest ran these too (sddmm_tests_sticky_error, sddmm_tests_two_devices); run again so that the
+# summary names each. The sticky error poisons only its own process's context (no MPS here).
+run_gated_step "sticky CUDA error (own process)" sticky-error.log "$build/tests/sddmm_tests" --sticky-error-only
+tail -n 3 "$out/sticky-error.log"
+run_gated_step "pointers from another device" two-devices.log "$build/tests/sddmm_tests" --two-devices-only
+tail -n 3 "$out/two-devices.log"
 # Under the sanitizers, two GPU tests are left out (they ran above, unsanitized): the out-of-memory
 # test provokes failing cudaMalloc calls on purpose (memcheck counts each as an API error), and the
 # 16-thread x 1000-execute test takes far too long under racecheck.
@@ -41,6 +62,12 @@ for tool in memcheck racecheck initcheck synccheck; do
 done
 run_step "demo (R-MAT scale 20, K 64)" demo.log "$build/examples/sddmm-demo" --scale 20 --reps 20
 cat "$out/demo.log"
+if [ "${SDDMM_HUGE:-0}" = 1 ]; then
+  run_gated_step "huge sizes (sddmm-huge-check)" huge.log "$build/tests/huge/sddmm-huge-check"
+  cat "$out/huge.log"
+else
+  record "huge sizes (sddmm-huge-check)" "SKIPPED (opt-in: SDDMM_HUGE=1; 129 GB of device memory)"
+fi
 if [ -n "${BENCH_ARGS:-}" ] && [ -x "$build/bench/sddmm-bench" ]; then
   # shellcheck disable=SC2086
   run_step "benchmark" bench.log "$build/bench/sddmm-bench" $BENCH_ARGS --json "$out/bench.json" --csv "$out/bench.csv"

@@ -9,7 +9,8 @@ namespace sddmm::testkit {
 
 // The splitmix64 finaliser: a bijective hash of 64 bits. Stateless, so entry p of a generator can
 // take its numbers from mix64(seed, p) in any order, on any number of threads, with one result.
-inline uint64_t mix64(uint64_t x) {
+// constexpr, so device code compiled with --expt-relaxed-constexpr can call it (tests/huge).
+constexpr uint64_t mix64(uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ULL;
   x ^= x >> 27;

@@ -9,7 +9,11 @@ void check(cudaError_t status, const char* what) {
   if (status == cudaErrorNoDevice || status == cudaErrorInsufficientDriver) {
     fail(SDDMM_STATUS_NO_DEVICE, what, ": ", cudaGetErrorString(status));
   }
-  fail(SDDMM_STATUS_CUDA_ERROR, what, ": ", cudaGetErrorName(status), " (", cudaGetErrorString(status), ")");
+  // A sticky error (a kernel fault: illegal address, trap, ...) survives the clearing above: the
+  // context is unusable for the rest of the process, whoever caused it, and the message says so.
+  const bool sticky = cudaPeekAtLastError() != cudaSuccess;
+  fail(SDDMM_STATUS_CUDA_ERROR, what, ": ", cudaGetErrorName(status), " (", cudaGetErrorString(status), ")",
+       sticky ? "; the error is sticky: this process's CUDA context is unusable from now on" : "");
 }
 
 void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
@@ -24,10 +28,34 @@ DeviceGuard::~DeviceGuard() {
   if (cudaGetDevice(&current) == cudaSuccess && current != previous_ && previous_ >= 0) (void)cudaSetDevice(previous_);
 }
 
+namespace {
+
+// The errors of a kernel that faulted: they poison the context (sticky), they do not mean "no device".
+bool is_kernel_fault(cudaError_t status) {
+  switch (status) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorECCUncorrectable:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void require_device(int device) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
+    if (is_kernel_fault(status)) check(status, "cudaGetDeviceCount");  // CUDA_ERROR, should the query see one
     (void)cudaGetLastError();
     fail(SDDMM_STATUS_NO_DEVICE, "no usable CUDA device: ", cudaGetErrorName(status), " (", cudaGetErrorString(status), ")");
   }
@@ -38,10 +66,13 @@ void require_device_pointer(const void* ptr, int device, const char* name) {
   if (ptr == nullptr) return;
   cudaPointerAttributes attr{};
   const cudaError_t status = cudaPointerGetAttributes(&attr, ptr);
-  if (status != cudaSuccess) {
+  if (status == cudaErrorInvalidValue) {
     (void)cudaGetLastError();
     fail(SDDMM_STATUS_INVALID_POINTER, name, " is not a pointer CUDA knows (", cudaGetErrorName(status), ")");
   }
+  // Any other failure is not the pointer's: a sticky error left in the context by earlier work, or
+  // the driver's, is reported as CUDA_ERROR (it used to read as INVALID_POINTER).
+  check(status, "cudaPointerGetAttributes");
   switch (attr.type) {
     case cudaMemoryTypeDevice:
       if (attr.device != device) {

@@ -11,7 +11,10 @@
 
 namespace sddmm::cuda {
 
-// Throws for a failed runtime call: OUT_OF_MEMORY for allocation failures, CUDA_ERROR otherwise.
+// Throws for a failed runtime call: OUT_OF_MEMORY for allocation failures, NO_DEVICE for a missing
+// device or driver, CUDA_ERROR otherwise, naming the error and saying whether it is sticky. A sticky
+// error left by someone else's kernel reaches our calls this way: the first runtime call that needs
+// the context (a pointer query, an allocation, a launch) returns it.
 void check(cudaError_t status, const char* what);
 
 // Launch errors (bad configuration) are read right after a launch; this never synchronises.
@@ -58,12 +61,13 @@ class DeviceGuard {
   int previous_ = -1;
 };
 
-// Throws NO_DEVICE when the driver or the device is missing; also surfaces a sticky error left in
-// the context by earlier work as CUDA_ERROR.
+// Throws NO_DEVICE when the driver or the device is missing. The query needs no context, so a
+// sticky error should not show here; if one does, it is CUDA_ERROR, not NO_DEVICE.
 void require_device(int device);
 
 // Throws INVALID_POINTER unless `ptr` is device or managed memory usable on `device` (or host
-// memory registered with CUDA). NULL is accepted: emptiness is checked elsewhere.
+// memory registered with CUDA): memory of another device is rejected, naming both devices. NULL is
+// accepted: emptiness is checked elsewhere. A failing query other than "not a pointer" is CUDA_ERROR.
 void require_device_pointer(const void* ptr, int device, const char* name);
 
 inline cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }

@@ -22,16 +22,35 @@ void check(cudaError_t e, const char* what) {
 
 }  // namespace
 
-bool cuda_device_available() {
+int cuda_device_count() {
 #ifdef SDDMM_TESTS_HAVE_CUDA
   int n = 0;
-  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 #else
-  return false;
+  return 0;
 #endif
 }
 
-Buffer::Buffer(sddmm_backend_t backend, size_t bytes) : backend_(backend), bytes_(bytes) {
+CurrentDevice::CurrentDevice(sddmm_backend_t backend, int device) {
+#ifdef SDDMM_TESTS_HAVE_CUDA
+  if (backend == SDDMM_BACKEND_CUDA && device >= 0 && cudaGetDevice(&previous_) == cudaSuccess && previous_ != device) {
+    (void)cudaSetDevice(device);
+    return;
+  }
+#else
+  (void)backend;
+  (void)device;
+#endif
+  previous_ = -1;  // nothing to restore
+}
+
+CurrentDevice::~CurrentDevice() {
+#ifdef SDDMM_TESTS_HAVE_CUDA
+  if (previous_ >= 0) (void)cudaSetDevice(previous_);
+#endif
+}
+
+Buffer::Buffer(sddmm_backend_t backend, size_t bytes, int device) : backend_(backend), device_(device), bytes_(bytes) {
   const size_t alloc = bytes > 0 ? bytes : 1;
   if (backend == SDDMM_BACKEND_CPU) {
     ptr_ = std::malloc(alloc);
@@ -39,6 +58,8 @@ Buffer::Buffer(sddmm_backend_t backend, size_t bytes) : backend_(backend), bytes
     return;
   }
 #ifdef SDDMM_TESTS_HAVE_CUDA
+  if (device_ < 0) check(cudaGetDevice(&device_), "cudaGetDevice");
+  const CurrentDevice on(backend_, device_);
   check(cudaMalloc(&ptr_, alloc), "cudaMalloc");
 #else
   throw std::runtime_error("test buffer: CUDA backend requested in a build without CUDA");
@@ -51,6 +72,7 @@ Buffer::~Buffer() {
     return;
   }
 #ifdef SDDMM_TESTS_HAVE_CUDA
+  const CurrentDevice on(backend_, device_);
   cudaFree(ptr_);
 #endif
 }
@@ -63,6 +85,7 @@ void Buffer::upload(const void* host, size_t bytes, void* stream) {
     return;
   }
 #ifdef SDDMM_TESTS_HAVE_CUDA
+  const CurrentDevice on(backend_, device_);
   if (stream == nullptr) {
     check(cudaMemcpy(ptr_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy H2D");
     return;
@@ -83,6 +106,7 @@ void Buffer::download(void* host, size_t bytes, void* stream) const {
     return;
   }
 #ifdef SDDMM_TESTS_HAVE_CUDA
+  const CurrentDevice on(backend_, device_);
   if (stream == nullptr) {
     check(cudaMemcpy(host, ptr_, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
     return;

@@ -9,29 +9,47 @@
 
 namespace sddmm::test {
 
-bool cuda_device_available();
+// CUDA devices visible to this process (0 in a build without CUDA or when the query fails).
+int cuda_device_count();
 
+// Makes `device` current for its lifetime and then restores the caller's (CUDA backend; nothing for
+// the CPU). Best effort: errors are ignored, so it is safe in destructors and in a poisoned context.
+class CurrentDevice {
+ public:
+  CurrentDevice(sddmm_backend_t backend, int device);
+  ~CurrentDevice();
+  CurrentDevice(const CurrentDevice&) = delete;
+  CurrentDevice& operator=(const CurrentDevice&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+// For CUDA, memory of one device: `device`, or the current device when -1. Its copies run with that
+// device current, so they are ordered with the work the library enqueues there.
 class Buffer {
  public:
-  Buffer(sddmm_backend_t backend, size_t bytes);
+  Buffer(sddmm_backend_t backend, size_t bytes, int device = -1);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
-  Buffer(Buffer&& other) noexcept : backend_(other.backend_), ptr_(other.ptr_), bytes_(other.bytes_) {
+  Buffer(Buffer&& other) noexcept
+      : backend_(other.backend_), device_(other.device_), ptr_(other.ptr_), bytes_(other.bytes_) {
     other.ptr_ = nullptr;
     other.bytes_ = 0;
   }
   Buffer& operator=(Buffer&&) = delete;
 
   void* get() const { return ptr_; }
+  size_t bytes() const { return bytes_; }
   // Copies to or from the start of the buffer. With a stream (a cudaStream_t as void*) the copy is
   // ordered on that stream and waited for; without one it is a plain synchronous copy.
   void upload(const void* host, size_t bytes, void* stream = nullptr);
   void download(void* host, size_t bytes, void* stream = nullptr) const;
 
   template <typename T>
-  static Buffer from(sddmm_backend_t backend, const std::vector<T>& host) {
-    Buffer b(backend, host.size() * sizeof(T));
+  static Buffer from(sddmm_backend_t backend, const std::vector<T>& host, int device = -1) {
+    Buffer b(backend, host.size() * sizeof(T), device);
     b.upload(host.data(), host.size() * sizeof(T));
     return b;
   }
@@ -44,6 +62,7 @@ class Buffer {
 
  private:
   sddmm_backend_t backend_;
+  int device_ = -1;
   void* ptr_ = nullptr;
   size_t bytes_ = 0;
 };

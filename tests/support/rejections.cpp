@@ -9,68 +9,9 @@
 #include <doctest/doctest.h>
 
 #include "memory.hpp"
+#include "problem.hpp"
 
 namespace sddmm::test {
-namespace {
-
-// A small valid problem: A is 4 x 10 with 5 entries, K = 3, N = 2; all buffers on the backend.
-struct Problem {
-  sddmm_backend_t backend;
-  std::vector<int32_t> rows{0, 1, 1, 3, 2};
-  std::vector<int32_t> cols{2, 0, 9, 4, 4};
-  std::vector<int32_t> offsets{0, 1, 3, 4, 5};  // CSR of the row-sorted entries
-  std::vector<float> vals{1, 2, 3, 4, 5};
-  Buffer d_rows, d_cols, d_offsets, d_vals, d_x1, d_x2, d_out, d_x, d_y;
-  sddmm_matrix_t handle = nullptr;
-
-  explicit Problem(sddmm_backend_t b)
-      : backend(b), d_rows(Buffer::from(b, rows)), d_cols(Buffer::from(b, cols)), d_offsets(Buffer::from(b, offsets)),
-        d_vals(Buffer::from(b, vals)), d_x1(Buffer::from(b, std::vector<float>(12, 1.0f))),
-        d_x2(Buffer::from(b, std::vector<float>(30, 1.0f))), d_out(Buffer::from(b, sentinel(5))),
-        d_x(Buffer::from(b, std::vector<float>(20, 1.0f))), d_y(Buffer::from(b, sentinel(8))) {
-    REQUIRE(create_coo(&handle) == SDDMM_STATUS_SUCCESS);
-  }
-  ~Problem() { sddmm_destroy(handle); }
-
-  static std::vector<float> sentinel(size_t n) { return std::vector<float>(n, -12345.0f); }
-
-  sddmm_status_t create_coo(sddmm_matrix_t* out) {
-    return sddmm_create_coo(out, 4, 10, 5, d_rows.get(), d_cols.get(), SDDMM_INDEX_INT32, d_vals.get(), SDDMM_DTYPE_FLOAT32,
-                            backend, 0, 0, nullptr);
-  }
-  sddmm_dense_t x1() { return {d_x1.get(), 4, 3, 3, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT32}; }
-  sddmm_dense_t x2() { return {d_x2.get(), 3, 10, 3, SDDMM_LAYOUT_COL_MAJOR, SDDMM_DTYPE_FLOAT32}; }
-  sddmm_dense_t x() { return {d_x.get(), 10, 2, 2, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT32}; }
-  sddmm_dense_t y() { return {d_y.get(), 4, 2, 2, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT32}; }
-
-  bool outputs_untouched() {
-    synchronize(backend);
-    return d_out.to_host<float>(5) == sentinel(5) && d_y.to_host<float>(8) == sentinel(8);
-  }
-  void valid_calls_still_work() {
-    sddmm_dense_t a = x1(), b = x2(), xx = x(), yy = y();
-    CHECK(sddmm_execute(handle, &a, &b, d_out.get(), SDDMM_DTYPE_FLOAT32, nullptr) == SDDMM_STATUS_SUCCESS);
-    CHECK(spmm_execute(handle, &xx, &yy, SDDMM_OPERATION_NON_TRANSPOSE, nullptr) == SDDMM_STATUS_SUCCESS);
-    synchronize(backend);
-    CHECK(d_out.to_host<float>(5)[0] == doctest::Approx(3.0f));  // val 1 * dot(ones(3), ones(3))
-    d_out.upload(sentinel(5).data(), 5 * sizeof(float));
-    d_y.upload(sentinel(8).data(), 8 * sizeof(float));
-  }
-};
-
-void expect_rejected(Problem& p, const char* what, sddmm_status_t expected, const std::string& fragment,
-                     const std::function<sddmm_status_t()>& call) {
-  INFO("case: ", std::string(what));  // doctest prints a char* as an address
-  const sddmm_status_t s = call();
-  CHECK_MESSAGE(s == expected, "got ", std::string(sddmm_status_string(s)), ", expected ",
-                std::string(sddmm_status_string(expected)));
-  const std::string message = sddmm_last_error();
-  CHECK_MESSAGE(message.find(fragment) != std::string::npos, "message '", message, "' lacks '", fragment, "'");
-  CHECK(p.outputs_untouched());
-  p.valid_calls_still_work();
-}
-
-}  // namespace
 
 void check_create_rejections(sddmm_backend_t backend) {
   Problem p(backend);
