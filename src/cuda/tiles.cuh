@@ -1,7 +1,8 @@
-// The tensor-core part of a plan: row strips of 16 rows dense enough for mma.sync, and their entries
-// regrouped by 8-column tile. Only stored entries are listed; no dense rows x cols array exists.
-// Built at creation for float16/bfloat16 values only (the tensor-core kernels need half features and
-// half values; float32 and float64 plans never pay for it).
+// The tensor-core part of a plan: the 16-row x 64-column blocks ("units") of the matrix that hold
+// enough entries for mma.sync to beat gathering them one by one, with their entries listed unit by
+// unit. Only stored entries are kept; no dense rows x cols array exists. Built at creation for
+// float16/bfloat16 values only (the tensor-core kernel takes half features and half values; float32
+// and float64 plans never pay for it).
 #pragma once
 
 #include <cstdint>
@@ -10,32 +11,35 @@
 
 namespace sddmm::cuda {
 
-constexpr int kStripRows = 16;  // rows of an mma.m16n8k16 tile
-constexpr int kTileCols = 8;    // columns of one
+constexpr int kUnitRows = 16;  // rows of an mma.m16n8k16 tile
+constexpr int kUnitCols = 64;  // columns of X2 a block stages at once: 8 tiles of 8 columns
+constexpr int kUnitsPerItem = 8;  // units of one chunk per work item: one per warp of a block
 
-// S strips (ascending row order) go to the tensor cores; T = ceil(cols / 8) tiles per strip. The
-// entries of strip list index i, column tile t are positions [tile_offsets[i*T + t], [i*T + t + 1])
-// of the tile-ordered arrays. Every other entry is listed, in plan order, in cuda_core_entries.
+// Dense units in ascending (chunk, strip) order, chunk = col / 64 and strip = row / 16. A block of
+// the kernel takes one work item: up to 8 consecutive dense units of one chunk, which share the
+// staged columns. The entries of unit u are positions [unit_entries[u], unit_entries[u + 1]) of the
+// unit-ordered entry arrays; every other entry is listed, in plan order, in cuda_core_entries.
 template <typename V, typename I>
 struct TensorTiles {
-  DeviceArray<I> strips;                // (S) strip numbers: rows [16 s, 16 s + 16)
-  DeviceArray<int64_t> tile_offsets;    // (S * T + 1)
-  DeviceArray<I> out_position;          // (entries) where each entry's result goes in the caller's order
-  DeviceArray<uint8_t> local;           // (entries) row % 16 * 8 + col % 8
-  DeviceArray<V> value;                 // (entries) or empty: ones
-  DeviceArray<I> cuda_core_entries;     // plan-order entries of the other strips
-  int64_t tiles_per_strip = 0;          // T
-  int64_t entries = 0;                  // entries in the tensor-core strips
-  bool empty() const { return strips.empty(); }
+  DeviceArray<int64_t> unit_key;      // (units) chunk * strips + strip
+  DeviceArray<int64_t> unit_entries;  // (units + 1)
+  DeviceArray<int64_t> item_units;    // (items + 1) first unit of each work item
+  DeviceArray<I> out_position;        // (entries) where each entry's result goes in the caller's order
+  DeviceArray<uint16_t> local;        // (entries) col % 64 * 16 + row % 16
+  DeviceArray<V> value;               // (entries) or empty: ones
+  DeviceArray<I> cuda_core_entries;   // plan-order entries of the other units
+  int64_t strips = 0;                 // ceil(rows / 16)
+  int64_t entries = 0;                // entries in dense units
+  int64_t items = 0;
+  bool empty() const { return items == 0; }
 };
 
-// min_density: a strip goes to the tensor cores when its entries are at least this share of its
-// 16 x cols cells. Arguments are the plan's row-ordered arrays (caller_position and value may be
-// empty). Synchronises `stream`.
+// min_density: a unit goes to the tensor cores when its entries fill at least this share of its
+// 16 x 64 cells (tuning.hpp). Arguments are the plan's row-ordered arrays (caller_position and value
+// may be empty). Synchronises `stream`.
 template <typename V, typename I>
-TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceArray<int64_t>& row_offsets,
-                                     const DeviceArray<I>& entry_row, const DeviceArray<I>& entry_col,
-                                     const DeviceArray<V>& entry_value, const DeviceArray<I>& caller_position,
-                                     double min_density, cudaStream_t stream);
+TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceArray<I>& entry_row,
+                                     const DeviceArray<I>& entry_col, const DeviceArray<V>& entry_value,
+                                     const DeviceArray<I>& caller_position, double min_density, cudaStream_t stream);
 
 }  // namespace sddmm::cuda

@@ -1,8 +1,8 @@
-// The tensor-core SDDMM path of float16/bfloat16 plans: 16-row strips dense enough go to mma.sync,
+// The tensor-core SDDMM path of float16/bfloat16 plans: 16 x 64 units dense enough go to mma.sync,
 // the other entries to the CUDA-core kernel. Checked entry by entry against a float64 reference
-// computed from the same half-precision inputs, on a matrix with dense and sparse strips, a last
+// computed from the same half-precision inputs, on a matrix with dense and sparse units, a last
 // strip and chunk that are partial, entries in shuffled caller order, with and without values, K on
-// and off the tensor-core list, and the strip threshold forced both ways (SDDMM_TC_MIN_DENSITY).
+// and off the tensor-core list, and the density threshold forced both ways (SDDMM_TC_MIN_DENSITY).
 #if defined(SDDMM_TESTS_HAVE_CUDA)  // the half types come from the CUDA toolkit's headers
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -32,9 +32,11 @@ struct Bf16 {
   static constexpr double kUnitRoundoff = 1.0 / 256;  // 2^-8
 };
 
-// 200 x 300: rows 0-95 (six strips) hold 40 % of their cells, rows 96-199 0.5 %, so the default
-// threshold sends six strips to the tensor cores and seven (the last of 8 rows) to the CUDA cores.
-// 300 columns = 4 chunks of 64 + 44, and 37 tiles of 8 + 4: the last chunk and tile are partial.
+// 200 x 300: rows 0-95 (six strips of 16) hold 40 % of their cells, rows 96-199 0.5 %, so the
+// default threshold sends the 6 x 5 units of the first six strips to the tensor cores and the rest
+// to the CUDA cores. 300 columns = 4 chunks of 64 + 44, and the last strip has 8 rows: partial
+// units. With the threshold at 0 every unit with an entry is dense, and a chunk's 13 strips make
+// two work items (8 + 5 units).
 struct Pattern {
   int64_t rows = 200, cols = 300;
   std::vector<int32_t> row, col;
@@ -135,8 +137,9 @@ void check_tensor_core_paths() {
     check_sddmm<H>(p, k, true, nullptr);
     check_sddmm<H>(p, k, false, nullptr);
   }
-  check_sddmm<H>(p, 128, true, "0");  // every strip with an entry on the tensor cores
-  check_sddmm<H>(p, 128, true, "2");  // no strip: all on the CUDA cores
+  check_sddmm<H>(p, 128, true, "0");  // every unit with an entry on the tensor cores
+  check_sddmm<H>(p, 32, false, "0");
+  check_sddmm<H>(p, 128, true, "2");  // no unit: all on the CUDA cores
 }
 
 }  // namespace

@@ -294,7 +294,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.col_split = split_by_length<I>(p.col_offsets, info.cols, nnz, p.heavy_threshold, stream);
   if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
     if (has_tensor_cores(info.device_id)) {
-      p.tiles = build_tensor_tiles<T, I>(info.rows, info.cols, nnz, p.row_offsets, p.entry_row, p.entry_col, p.entry_value,
+      p.tiles = build_tensor_tiles<T, I>(info.rows, info.cols, nnz, p.entry_row, p.entry_col, p.entry_value,
                                          p.caller_position, tensor_core_min_density(), stream);
     }
   }

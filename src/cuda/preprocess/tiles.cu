@@ -1,87 +1,103 @@
-// Plan creation, tensor-core part: which 16-row strips are dense enough for mma.sync, and their
-// entries regrouped by 8-column tile (a stable radix sort on (strip rank, tile)). Entries of the
-// other strips are listed for the CUDA-core kernel. Integer work only: deterministic.
+// Plan creation, tensor-core part: entries grouped by 16 x 64 unit (a radix sort on (chunk, strip)),
+// units counted (run-length encoding), the dense ones listed and packed into work items of up to
+// kUnitsPerItem units of one chunk, their entries laid out unit by unit; the entries of the other
+// units listed in plan order for the CUDA-core kernel. Integer work only: deterministic.
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <cmath>
+#include <vector>
 
 #include "cuda/preprocess/launch.cuh"
-#include "cuda/preprocess/sorted.cuh"
 #include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
 namespace {
 
-// Per strip (and a zero at index `strips`, so that exclusive sums end with the totals): whether it
-// goes to the tensor cores, and the entries it sends there.
-__global__ void classify_strips_kernel(const int64_t* row_offsets, int64_t rows, int64_t strips, int64_t min_entries,
-                                       int64_t* is_dense, int64_t* dense_entries) {
-  SDDMM_GRID_STRIDE(s, strips + 1) {
-    int64_t count = 0;
-    if (s < strips) {
-      const int64_t last = (s + 1) * kStripRows < rows ? (s + 1) * kStripRows : rows;
-      count = row_offsets[last] - row_offsets[s * kStripRows];
-    }
-    const bool dense = s < strips && count >= min_entries;
-    is_dense[s] = dense ? 1 : 0;
-    dense_entries[s] = dense ? count : 0;
-  }
-}
-
 template <typename I>
-__global__ void list_strips_kernel(const int64_t* is_dense, const int64_t* rank, int64_t strips, I* list) {
-  SDDMM_GRID_STRIDE(s, strips) {
-    if (is_dense[s] != 0) list[rank[s]] = static_cast<I>(s);
-  }
-}
-
-// A dense strip's entries are contiguous in plan (row) order, so entry e of strip s lands at
-// dense_before[s] + (e - first entry of s), keyed by (rank of s, column tile). An entry of any other
-// strip goes to the CUDA-core list at e - dense_before[s]: plan order is kept.
-template <typename I>
-__global__ void place_entries_kernel(const I* entry_row, const I* entry_col, const int64_t* row_offsets, int64_t nnz,
-                                     const int64_t* is_dense, const int64_t* rank, const int64_t* dense_before,
-                                     int64_t tiles_per_strip, unsigned long long* keys, I* ids, I* cuda_core) {
+__global__ void unit_keys_kernel(const I* entry_row, const I* entry_col, int64_t nnz, int64_t strips,
+                                 unsigned long long* keys, I* ids) {
   SDDMM_GRID_STRIDE(e, nnz) {
-    const int64_t s = static_cast<int64_t>(entry_row[e]) / kStripRows;
-    if (is_dense[s] != 0) {
-      const int64_t j = dense_before[s] + (e - row_offsets[s * kStripRows]);
-      keys[j] = static_cast<unsigned long long>(rank[s] * tiles_per_strip + static_cast<int64_t>(entry_col[e]) / kTileCols);
-      ids[j] = static_cast<I>(e);
-    } else {
-      cuda_core[e - dense_before[s]] = static_cast<I>(e);
+    const int64_t chunk = static_cast<int64_t>(entry_col[e]) / kUnitCols;
+    keys[e] = static_cast<unsigned long long>(chunk * strips + static_cast<int64_t>(entry_row[e]) / kUnitRows);
+    ids[e] = static_cast<I>(e);
+  }
+}
+
+struct DenseRun {
+  const int64_t* counts;
+  int64_t min_entries;
+  __device__ bool operator()(int64_t run) const { return counts[run] >= min_entries; }
+};
+
+// Key, entry count and first sorted position of each dense run.
+__global__ void gather_dense_kernel(const int64_t* dense_runs, int64_t dense, const unsigned long long* run_keys,
+                                    const int64_t* run_counts, const int64_t* run_begin, int64_t* key, int64_t* count,
+                                    int64_t* begin) {
+  SDDMM_GRID_STRIDE(d, dense) {
+    const int64_t r = dense_runs[d];
+    key[d] = static_cast<int64_t>(run_keys[r]);
+    count[d] = run_counts[r];
+    begin[d] = run_begin[r];
+  }
+}
+
+// A block per dense unit: its entries, from the sorted positions, into the unit-ordered arrays.
+template <typename V, typename I>
+__global__ void fill_units_kernel(int64_t units, const int64_t* unit_source, const int64_t* unit_entries, const I* sorted_ids,
+                                  const I* entry_row, const I* entry_col, const V* entry_value, const I* caller_position,
+                                  I* out_position, uint16_t* local, V* value, uint8_t* on_tensor_cores) {
+  for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
+    const int64_t first = unit_entries[u];
+    const int64_t n = unit_entries[u + 1] - first;
+    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+      const int64_t e = sorted_ids[unit_source[u] + i];
+      const int64_t j = first + i;
+      out_position[j] = caller_position != nullptr ? caller_position[e] : static_cast<I>(e);
+      local[j] = static_cast<uint16_t>((entry_col[e] % kUnitCols) * kUnitRows + entry_row[e] % kUnitRows);
+      if (value != nullptr) value[j] = entry_value[e];
+      on_tensor_cores[e] = 1;
     }
   }
 }
 
-template <typename V, typename I>
-__global__ void fill_tiles_kernel(const I* ids, int64_t n, const I* entry_row, const I* entry_col, const V* entry_value,
-                                  const I* caller_position, I* out_position, uint8_t* local, V* value) {
-  SDDMM_GRID_STRIDE(j, n) {
-    const int64_t e = ids[j];
-    out_position[j] = caller_position != nullptr ? caller_position[e] : static_cast<I>(e);
-    local[j] = static_cast<uint8_t>((entry_row[e] % kStripRows) * kTileCols + entry_col[e] % kTileCols);
-    if (value != nullptr) value[j] = entry_value[e];
+struct OnCudaCores {
+  const uint8_t* on_tensor_cores;
+  __device__ bool operator()(int64_t e) const { return on_tensor_cores[e] == 0; }
+};
+
+// Runs a CUB two-phase call (size query, then the work) with a temporary allocation.
+template <typename Call>
+void cub_call(Call&& call, const char* what) {
+  size_t bytes = 0;
+  check(call(nullptr, bytes), what);
+  DeviceArray<unsigned char> temp(static_cast<int64_t>(bytes));
+  check(call(temp.get(), bytes), what);
+}
+
+template <typename T>
+std::vector<T> to_host(const DeviceArray<T>& a, cudaStream_t stream) {
+  std::vector<T> h(static_cast<size_t>(a.size()));
+  if (!h.empty()) {
+    check(cudaMemcpyAsync(h.data(), a.get(), h.size() * sizeof(T), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
   }
-}
-
-DeviceArray<int64_t> exclusive_sum(const DeviceArray<int64_t>& in, cudaStream_t stream) {
-  DeviceArray<int64_t> out(in.size());
-  size_t temp_bytes = 0;
-  check(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in.get(), out.get(), in.size(), stream), "cub::DeviceScan (size)");
-  DeviceArray<unsigned char> temp(static_cast<int64_t>(temp_bytes));
-  check(cub::DeviceScan::ExclusiveSum(temp.get(), temp_bytes, in.get(), out.get(), in.size(), stream), "cub::DeviceScan");
-  return out;
-}
-
-int64_t last_element(const DeviceArray<int64_t>& a, cudaStream_t stream) {
-  int64_t v = 0;
-  check(cudaMemcpyAsync(&v, a.get() + a.size() - 1, sizeof v, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return v;
+  return h;
+}
+
+template <typename T>
+DeviceArray<T> to_device(const std::vector<T>& h, cudaStream_t stream) {
+  DeviceArray<T> a(static_cast<int64_t>(h.size()));
+  if (!h.empty()) {
+    check(cudaMemcpyAsync(a.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
+  }
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");  // `h` may go before the copy ran
+  return a;
 }
 
 int significant_bits(int64_t bound) {
@@ -93,75 +109,102 @@ int significant_bits(int64_t bound) {
 }  // namespace
 
 template <typename V, typename I>
-TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceArray<int64_t>& row_offsets,
-                                     const DeviceArray<I>& entry_row, const DeviceArray<I>& entry_col,
-                                     const DeviceArray<V>& entry_value, const DeviceArray<I>& caller_position,
-                                     double min_density, cudaStream_t stream) {
+TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceArray<I>& entry_row,
+                                     const DeviceArray<I>& entry_col, const DeviceArray<V>& entry_value,
+                                     const DeviceArray<I>& caller_position, double min_density, cudaStream_t stream) {
   TensorTiles<V, I> t;
-  if (nnz == 0 || rows == 0 || cols == 0) return t;
-  const int64_t strips = (rows + kStripRows - 1) / kStripRows;
-  t.tiles_per_strip = (cols + kTileCols - 1) / kTileCols;
-  const double cells = static_cast<double>(kStripRows) * static_cast<double>(cols);
-  const double wanted = std::ceil(min_density * cells);
-  const int64_t min_entries = wanted < 1.0 ? 1 : (wanted > 9.0e18 ? INT64_MAX : static_cast<int64_t>(wanted));
+  if (nnz == 0 || rows == 0 || cols == 0 || min_density > 1.0) return t;
+  t.strips = (rows + kUnitRows - 1) / kUnitRows;
+  const int64_t chunks = (cols + kUnitCols - 1) / kUnitCols;
+  const double wanted = std::ceil(min_density * kUnitRows * kUnitCols);
+  const int64_t min_entries = wanted < 1.0 ? 1 : static_cast<int64_t>(wanted);
 
-  DeviceArray<int64_t> is_dense(strips + 1);
-  DeviceArray<int64_t> dense_entries(strips + 1);
-  classify_strips_kernel<<<preprocess_blocks(strips + 1), kPreprocessThreads, 0, stream>>>(
-      row_offsets.get(), rows, strips, min_entries, is_dense.get(), dense_entries.get());
-  check_launch("classify_strips_kernel");
-  const DeviceArray<int64_t> rank = exclusive_sum(is_dense, stream);
-  const DeviceArray<int64_t> dense_before = exclusive_sum(dense_entries, stream);
-  const int64_t dense_strips = last_element(rank, stream);
-  if (dense_strips == 0) return t;
-  t.entries = last_element(dense_before, stream);
-
-  t.strips = DeviceArray<I>(dense_strips);
-  list_strips_kernel<<<preprocess_blocks(strips), kPreprocessThreads, 0, stream>>>(is_dense.get(), rank.get(), strips, t.strips.get());
-  check_launch("list_strips_kernel");
-
-  DeviceArray<unsigned long long> keys(t.entries);
-  DeviceArray<I> ids(t.entries);
-  t.cuda_core_entries = DeviceArray<I>(nnz - t.entries);
-  place_entries_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
-      entry_row.get(), entry_col.get(), row_offsets.get(), nnz, is_dense.get(), rank.get(), dense_before.get(),
-      t.tiles_per_strip, keys.get(), ids.get(), t.cuda_core_entries.get());
-  check_launch("place_entries_kernel");
-
-  const int64_t tiles = dense_strips * t.tiles_per_strip;
-  DeviceArray<unsigned long long> sorted_keys(t.entries);
-  DeviceArray<I> sorted_ids(t.entries);
-  size_t temp_bytes = 0;
-  const int end_bit = significant_bits(tiles);
-  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(), sorted_keys.get(), ids.get(), sorted_ids.get(),
-                                        t.entries, 0, end_bit, stream),
-        "cub::DeviceRadixSort::SortPairs (size)");
+  // Entries sorted by unit, then the units counted.
+  DeviceArray<unsigned long long> sorted_keys(nnz);
+  DeviceArray<I> sorted_ids(nnz);
   {
-    DeviceArray<unsigned char> temp(static_cast<int64_t>(temp_bytes));
-    check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.get(), sorted_keys.get(), ids.get(), sorted_ids.get(),
-                                          t.entries, 0, end_bit, stream),
-          "cub::DeviceRadixSort::SortPairs");
+    DeviceArray<unsigned long long> keys(nnz);
+    DeviceArray<I> ids(nnz);
+    unit_keys_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_row.get(), entry_col.get(), nnz, t.strips,
+                                                                             keys.get(), ids.get());
+    check_launch("unit_keys_kernel");
+    const int end_bit = significant_bits(chunks * t.strips);
+    cub_call([&](void* temp, size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.get(), sorted_keys.get(), ids.get(), sorted_ids.get(), nnz, 0,
+                                             end_bit, stream);
+    }, "cub::DeviceRadixSort::SortPairs (units)");
   }
+  DeviceArray<unsigned long long> run_keys(nnz);
+  DeviceArray<int64_t> run_counts(nnz);
+  DeviceArray<int64_t> d_runs(1);
+  cub_call([&](void* temp, size_t& bytes) {
+    return cub::DeviceRunLengthEncode::Encode(temp, bytes, sorted_keys.get(), run_keys.get(), run_counts.get(), d_runs.get(),
+                                              nnz, stream);
+  }, "cub::DeviceRunLengthEncode::Encode");
+  sorted_keys = DeviceArray<unsigned long long>();
+  const int64_t runs = to_host(d_runs, stream)[0];
+  DeviceArray<int64_t> run_begin(runs);
+  cub_call([&](void* temp, size_t& bytes) {
+    return cub::DeviceScan::ExclusiveSum(temp, bytes, run_counts.get(), run_begin.get(), runs, stream);
+  }, "cub::DeviceScan::ExclusiveSum (units)");
 
+  // The dense units, in (chunk, strip) order.
+  DeviceArray<int64_t> dense_runs(runs);
+  DeviceArray<int64_t> d_dense(1);
+  cub_call([&](void* temp, size_t& bytes) {
+    return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<int64_t>(0), dense_runs.get(), d_dense.get(), runs,
+                                 DenseRun{run_counts.get(), min_entries}, stream);
+  }, "cub::DeviceSelect::If (dense units)");
+  const int64_t dense = to_host(d_dense, stream)[0];
+  if (dense == 0) return t;
+  DeviceArray<int64_t> key(dense), count(dense), source(dense);
+  gather_dense_kernel<<<preprocess_blocks(dense), kPreprocessThreads, 0, stream>>>(
+      dense_runs.get(), dense, run_keys.get(), run_counts.get(), run_begin.get(), key.get(), count.get(), source.get());
+  check_launch("gather_dense_kernel");
+
+  // Work items on the host: a new item at each new chunk and after kUnitsPerItem units.
+  const std::vector<int64_t> h_key = to_host(key, stream);
+  const std::vector<int64_t> h_count = to_host(count, stream);
+  std::vector<int64_t> unit_entries(static_cast<size_t>(dense) + 1, 0);
+  std::vector<int64_t> item_units;
+  for (int64_t d = 0; d < dense; ++d) {
+    const size_t i = static_cast<size_t>(d);
+    unit_entries[i + 1] = unit_entries[i] + h_count[i];
+    const bool new_chunk = d == 0 || h_key[i] / t.strips != h_key[i - 1] / t.strips;
+    if (new_chunk || d - item_units.back() == kUnitsPerItem) item_units.push_back(d);
+  }
+  item_units.push_back(dense);
+  t.entries = unit_entries.back();
+  t.items = static_cast<int64_t>(item_units.size()) - 1;
+  t.unit_key = std::move(key);
+  t.unit_entries = to_device(unit_entries, stream);
+  t.item_units = to_device(item_units, stream);
+
+  // The dense units' entries, unit by unit; the rest in plan order.
   t.out_position = DeviceArray<I>(t.entries);
-  t.local = DeviceArray<uint8_t>(t.entries);
+  t.local = DeviceArray<uint16_t>(t.entries);
   t.value = DeviceArray<V>(entry_value.empty() ? 0 : t.entries);
-  fill_tiles_kernel<<<preprocess_blocks(t.entries), kPreprocessThreads, 0, stream>>>(
-      sorted_ids.get(), t.entries, entry_row.get(), entry_col.get(), entry_value.get(), caller_position.get(),
-      t.out_position.get(), t.local.get(), t.value.get());
-  check_launch("fill_tiles_kernel");
-  t.tile_offsets = DeviceArray<int64_t>(tiles + 1);
-  offsets_from_sorted_kernel<<<preprocess_blocks(tiles + 1), kPreprocessThreads, 0, stream>>>(sorted_keys.get(), t.entries, tiles,
-                                                                                            t.tile_offsets.get());
-  check_launch("offsets_from_sorted_kernel (tiles)");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (tensor-core tiles)");
+  DeviceArray<uint8_t> on_tensor_cores(nnz);
+  check(cudaMemsetAsync(on_tensor_cores.get(), 0, static_cast<size_t>(nnz), stream), "cudaMemsetAsync");
+  const int blocks = static_cast<int>(dense < 65535 * 8 ? dense : 65535 * 8);
+  fill_units_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(
+      dense, source.get(), t.unit_entries.get(), sorted_ids.get(), entry_row.get(), entry_col.get(), entry_value.get(),
+      caller_position.get(), t.out_position.get(), t.local.get(), t.value.get(), on_tensor_cores.get());
+  check_launch("fill_units_kernel");
+  t.cuda_core_entries = DeviceArray<I>(nnz - t.entries);
+  DeviceArray<int64_t> d_rest(1);
+  cub_call([&](void* temp, size_t& bytes) {
+    return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<I>(0), t.cuda_core_entries.get(), d_rest.get(), nnz,
+                                 OnCudaCores{on_tensor_cores.get()}, stream);
+  }, "cub::DeviceSelect::If (CUDA-core entries)");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (tensor-core units)");
   return t;
 }
 
-#define SDDMM_INSTANTIATE_TILES(V, I)                                                                                      \
-  template TensorTiles<V, I> build_tensor_tiles<V, I>(int64_t, int64_t, int64_t, const DeviceArray<int64_t>&,             \
-                                                      const DeviceArray<I>&, const DeviceArray<I>&, const DeviceArray<V>&, \
-                                                      const DeviceArray<I>&, double, cudaStream_t);
+#define SDDMM_INSTANTIATE_TILES(V, I)                                                                                   \
+  template TensorTiles<V, I> build_tensor_tiles<V, I>(int64_t, int64_t, int64_t, const DeviceArray<I>&,                 \
+                                                      const DeviceArray<I>&, const DeviceArray<V>&, const DeviceArray<I>&, \
+                                                      double, cudaStream_t);
 SDDMM_INSTANTIATE_TILES(__half, int32_t)
 SDDMM_INSTANTIATE_TILES(__half, int64_t)
 SDDMM_INSTANTIATE_TILES(__nv_bfloat16, int32_t)

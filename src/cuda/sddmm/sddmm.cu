@@ -11,7 +11,7 @@ enum class SddmmKernel { kVector16, kStrided };
 struct SddmmChoice {
   SddmmKernel kernel;
   int group;            // lanes per entry
-  int tensor_steps;     // > 0: the plan's dense strips go to the tensor-core kernel, K = 16 * tensor_steps
+  int tensor_steps;     // > 0: the plan's dense units go to the tensor-core kernel, K = 16 * tensor_steps
 };
 
 // The one place that picks the SDDMM kernels for a call.
@@ -23,12 +23,12 @@ struct SddmmChoice {
 //    and each lane has a couple of loads per entry besides the kEntriesPerGroup in flight.
 //    Measured (H200, uniform 8000^2 640k, K = 128): 1 step per lane with 1 entry in flight
 //    0.274 ms; 2 steps with 4 entries in flight 0.074 ms (bench/RESULTS.md, c3858c3).
-//  - tensor_steps: a float16/bfloat16 plan has its dense strips listed at creation (which strips:
+//  - tensor_steps: a float16/bfloat16 plan has its dense 16 x 64 units listed at creation (which:
 //    tuning.hpp, kTensorCoreMinDensity); they take the tensor-core kernel when the operands suit
 //    it (the vector path's layout and alignment, K = 32, 64, 128 or 256) and the CUDA-core kernel
 //    takes the rest of the entries. Otherwise every entry takes the CUDA-core kernel.
 template <typename F>
-SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_strips) {
+SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_units) {
   constexpr int64_t kStepsPerLane = 2;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
   const int64_t k = x1.cols;
@@ -39,7 +39,7 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool h
   const int64_t steps = (vector ? k / kVec : k) / kStepsPerLane;
   const int group = lanes_covering(steps);
   const bool tensor_k = k == 32 || k == 64 || k == 128 || k == 256;
-  const int tensor_steps = has_dense_strips && sizeof(F) == 2 && vector && tensor_k ? static_cast<int>(k / 16) : 0;
+  const int tensor_steps = has_dense_units && sizeof(F) == 2 && vector && tensor_k ? static_cast<int>(k / 16) : 0;
   return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group, tensor_steps};
 }
 
@@ -55,8 +55,7 @@ void launch(const SddmmArgs<typename Config::Types, I>& args, int resident_block
   check_launch("sddmm_entry_kernel");
 }
 
-// The dense strips on tensor cores: a block per kWarps strips and column range. Column ranges are
-// split until the grid has about two blocks per resident 256-thread block of the device.
+// The dense units on tensor cores: a block per work item (cuda/tiles.cuh).
 template <typename Config, typename I>
 void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
                    void* out, cudaStream_t stream) {
@@ -65,10 +64,10 @@ void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, con
   SddmmTensorArgs<P, I> args;
   args.rows = a.rows;
   args.cols = a.cols;
-  args.strips = tiles.strips.get();
-  args.strip_count = tiles.strips.size();
-  args.tile_offsets = tiles.tile_offsets.get();
-  args.tiles_per_strip = tiles.tiles_per_strip;
+  args.strips = tiles.strips;
+  args.unit_key = tiles.unit_key.get();
+  args.unit_entries = tiles.unit_entries.get();
+  args.item_units = tiles.item_units.get();
   args.out_position = tiles.out_position.get();
   args.local = tiles.local.get();
   args.value = tiles.value.get();
@@ -77,16 +76,13 @@ void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, con
   args.x2 = static_cast<const typename P::Feature*>(x2.data);
   args.x2_ld = x2.ld;
   args.out = static_cast<typename P::Output*>(out);
-  const int64_t panels = (args.strip_count + Config::kWarps - 1) / Config::kWarps;
-  const int64_t chunks = (a.cols + Config::kChunkCols - 1) / Config::kChunkCols;
-  const int64_t wanted = (2 * int64_t{a.resident_blocks} + panels - 1) / panels;
-  int64_t splits = wanted < 1 ? 1 : (wanted > chunks ? chunks : wanted);
-  if (splits > 65535) splits = 65535;
-  args.chunks_per_split = (chunks + splits - 1) / splits;
-  splits = (chunks + args.chunks_per_split - 1) / args.chunks_per_split;
-  if (panels >= (int64_t{1} << 31)) fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: too many dense strips for one launch");
-  const dim3 grid(static_cast<unsigned>(panels), static_cast<unsigned>(splits));
-  sddmm_tensor_kernel<Config, I><<<grid, Config::kThreadsPerBlock, 0, stream>>>(args);
+  if (tiles.items >= (int64_t{1} << 31)) fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: too many tensor-core work items for one launch");
+  // More than the default 48 KiB of shared memory for K = 256; a per-function attribute, set before
+  // each launch because it belongs to the current device's context.
+  check(cudaFuncSetAttribute(sddmm_tensor_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(Config::kSharedBytes)),
+        "cudaFuncSetAttribute (sddmm_tensor_kernel)");
+  sddmm_tensor_kernel<Config, I><<<static_cast<unsigned>(tiles.items), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args);
   check_launch("sddmm_tensor_kernel");
 }
 

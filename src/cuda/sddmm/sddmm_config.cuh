@@ -1,7 +1,10 @@
 // The SDDMM kernel family's compile-time configuration and run-time arguments.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+
+#include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
 
@@ -61,18 +64,21 @@ struct SddmmTensorConfig {
   using Types = P;
   using Feature = typename P::Feature;
   static constexpr int kK = 16 * kKSteps;
-  // Strips per block: each staged chunk of X2 serves this many 16-row strips, one per warp.
-  static constexpr int kWarps = 8;
+  static constexpr int kWarps = kUnitsPerItem;  // a warp per unit of the block's work item
   static constexpr int kThreadsPerBlock = 32 * kWarps;
-  static constexpr int kChunkCols = 64;  // columns of X2 staged in shared memory at a time
-  // Elements per staged column: K + 8 puts the 8 columns a B fragment reads in different banks.
+  static constexpr int kTiles = kUnitCols / 8;  // 8-column mma tiles of a unit
+  // Elements per staged X2 column: K + 8 puts the 8 columns a B fragment reads in different banks.
   static constexpr int kPitch = kK + 8;
+  // Floats per row of a warp's staged 16 x 64 results: 72 keeps each half-warp's 8-byte stores of
+  // an accumulator fragment in distinct banks.
+  static constexpr int kResultPitch = kUnitCols + 8;
+  static constexpr size_t kSharedBytes =
+      size_t{kUnitCols} * kPitch * sizeof(Feature) + size_t{kWarps} * kUnitRows * kResultPitch * sizeof(float);
   static_assert(kKSteps == 2 || kKSteps == 4 || kKSteps == 8 || kKSteps == 16, "K = 32, 64, 128 or 256");
   static_assert(sizeof(Feature) == 2, "tensor-core SDDMM takes float16 or bfloat16 features");
 };
 
-// One launch over the plan's dense strips: block (x, y) takes strips [x * kWarps, x * kWarps + kWarps)
-// of the strip list and column chunks [y * chunks_per_split, (y + 1) * chunks_per_split).
+// One launch over the plan's work items (cuda/tiles.cuh): block b computes item b.
 template <typename P, typename I>
 struct SddmmTensorArgs {
   using F = typename P::Feature;
@@ -80,19 +86,18 @@ struct SddmmTensorArgs {
   using O = typename P::Output;
   int64_t rows = 0;
   int64_t cols = 0;
-  const I* strips = nullptr;          // (strip_count)
-  int64_t strip_count = 0;
-  const int64_t* tile_offsets = nullptr;  // (strip_count * tiles_per_strip + 1)
-  int64_t tiles_per_strip = 0;
-  const I* out_position = nullptr;    // per tile-ordered entry
-  const uint8_t* local = nullptr;     // row % 16 * 8 + col % 8
-  const V* value = nullptr;           // or nullptr: ones
-  const F* x1 = nullptr;              // row-major: x1(i, k) = x1[i * x1_ld + k]
+  int64_t strips = 0;
+  const int64_t* unit_key = nullptr;      // chunk * strips + strip
+  const int64_t* unit_entries = nullptr;  // (units + 1)
+  const int64_t* item_units = nullptr;    // (items + 1)
+  const I* out_position = nullptr;        // per unit-ordered entry
+  const uint16_t* local = nullptr;        // col % 64 * 16 + row % 16
+  const V* value = nullptr;               // or nullptr: ones
+  const F* x1 = nullptr;                  // row-major: x1(i, k) = x1[i * x1_ld + k]
   int64_t x1_ld = 0;
-  const F* x2 = nullptr;              // column-major: x2(k, j) = x2[j * x2_ld + k]
+  const F* x2 = nullptr;                  // column-major: x2(k, j) = x2[j * x2_ld + k]
   int64_t x2_ld = 0;
   O* out = nullptr;
-  int64_t chunks_per_split = 0;
 };
 
 }  // namespace sddmm::cuda
