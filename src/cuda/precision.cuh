@@ -36,6 +36,30 @@ __device__ __forceinline__ double widen(double x) { return x; }
 __device__ __forceinline__ float widen(__half x) { return __half2float(x); }
 __device__ __forceinline__ float widen(__nv_bfloat16 x) { return __bfloat162float(x); }
 
+// A loaded vector widened element by element; half types two at a time (one conversion instruction
+// per pair instead of one per element).
+template <typename Acc, typename F, int kVec>
+__device__ __forceinline__ Vector<Acc, kVec> widen_vector(const Vector<F, kVec>& x) {
+  Vector<Acc, kVec> w;
+  if constexpr (kVec % 2 == 0 && std::is_same_v<F, __half>) {
+#pragma unroll
+    for (int j = 0; j < kVec; j += 2) {
+      const float2 p = __half22float2(__halves2half2(x.v[j], x.v[j + 1]));
+      w.v[j] = p.x, w.v[j + 1] = p.y;
+    }
+  } else if constexpr (kVec % 2 == 0 && std::is_same_v<F, __nv_bfloat16>) {
+#pragma unroll
+    for (int j = 0; j < kVec; j += 2) {
+      const float2 p = __bfloat1622float2(__halves2bfloat162(x.v[j], x.v[j + 1]));
+      w.v[j] = p.x, w.v[j + 1] = p.y;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < kVec; ++j) w.v[j] = widen(x.v[j]);
+  }
+  return w;
+}
+
 // Round-to-nearest-even from the accumulator to the storage type.
 template <typename O, typename Acc>
 __device__ __forceinline__ O narrow(Acc x) {

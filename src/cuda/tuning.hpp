@@ -13,17 +13,19 @@ namespace sddmm::cuda {
 // itself has not been swept.
 constexpr int64_t kSpmmHeavyRowEntries = 256;
 
-// SpMM: light rows averaging at least this many entries per lane group get a whole warp each
-// (slices of the row per group, combined by shuffles). Measured on the H200 (6a1812d vs c3858c3):
-// uniform 8000^2 at N = 32 (80-320 entries per row) 1.33-1.48x faster; block-diagonal (64 per row)
-// and SBM (55) at N = 32 12-16 % slower, so the value is too low for them: to be tuned.
+// SpMM: light rows averaging at least this many entries per lane group may get a whole warp each
+// (slices of the row per group, combined by shuffles), when one group per row would leave the GPU
+// underfilled (src/cuda/spmm/spmm.cu). Measured on the H200 (6a1812d vs c3858c3): uniform 8000^2 at
+// N = 32 (80-320 entries per row) 1.33-1.48x faster. The sweep 8/16/32/64 on 779877e moved none of
+// the underfilled cases; what it showed (slicing hurts rows that fill the GPU) is the occupancy test.
 constexpr int64_t kSpmmEntriesPerSlice = 8;
 
-// SDDMM, float16/bfloat16: a strip of 16 rows goes to the tensor-core kernel when its entries fill at
-// least this share of its 16 x cols cells; sparser strips stay on the CUDA-core kernel, which
-// gathers per entry and does no work for empty cells. Overridable with SDDMM_TC_MIN_DENSITY (0:
-// every strip with an entry; above 1: none). First value, from the cost model (an 8-column tile costs K/16 mma.sync
-// whatever its occupancy; a gathered entry costs K * 2 bytes of L2 traffic): to be measured.
+// SDDMM, float16/bfloat16: a 16 x 64 block of the matrix (a "unit", cuda/tiles.cuh) goes to the
+// tensor-core kernel when its entries fill at least this share of its 1024 cells; sparser units
+// stay on the CUDA-core kernel, which gathers per entry and does no work for empty cells.
+// Overridable with SDDMM_TC_MIN_DENSITY (0: every unit with an entry; above 1: none). First value,
+// from the cost model (a unit costs 8 * K / 16 mma.sync whatever its occupancy, a gathered entry
+// K * 2 bytes of L2 traffic): to be measured.
 constexpr double kTensorCoreMinDensity = 0.02;
 
 // The values as plan creation reads them: the constants above, or the environment variable named

@@ -59,8 +59,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock)
         for (int i = 0; i < kU; ++i) uu[i] = load_vector<T, kVec>(u[i] + k), vv[i] = load_vector<T, kVec>(v[i] + k);
 #pragma unroll
         for (int i = 0; i < kU; ++i) {
+          const Vector<Acc, kVec> wu = widen_vector<Acc>(uu[i]), wv = widen_vector<Acc>(vv[i]);
 #pragma unroll
-          for (int j = 0; j < kVec; ++j) acc[i] += widen(uu[i].v[j]) * widen(vv[i].v[j]);
+          for (int j = 0; j < kVec; ++j) acc[i] += wu.v[j] * wv.v[j];
         }
       }
     }

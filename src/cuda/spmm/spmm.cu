@@ -18,13 +18,17 @@ struct SpmmChoice {
 //    multiple of the vector width; kStrided otherwise (column-major operands, odd N, offsets).
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
-//  - slices: when the light rows hold at least entries_per_slice (tuning.hpp) entries per lane group on
-//    average, a whole warp takes each row (32 / group slices): narrow N no longer leaves most of the
-//    GPU idle on a few thousand long rows.
+//  - slices: a whole warp takes each light row (32 / group slices) when one lane group per row
+//    would not fill the GPU once (light rows x group < resident threads) and the rows are long
+//    enough to share (at least entries_per_slice entries per slice on average, tuning.hpp): narrow
+//    N then no longer leaves most of the GPU idle on a few thousand long rows. Measured (H200,
+//    N = 32, sweep of entries_per_slice 8/16/32/64 on 779877e): slicing pays where the rows are
+//    few (uniform 8000^2: 0.018 vs 0.024 ms at 640k, 0.091 vs 0.135 ms at 2.56M) and costs 7-16 %
+//    where they already fill the GPU (36000^2 4M, block-diagonal 262144, SBM 200000).
 //  - Which rows go to the heavy-row kernel was decided at plan time (tuning.hpp, plan's split).
 template <typename P>
 SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows,
-                              int64_t entries_per_slice) {
+                              int64_t entries_per_slice, int64_t resident_threads) {
   using F = typename P::Feature;
   using O = typename P::Output;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -36,7 +40,8 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const int64_t steps = vector ? n / kVec : n;
   const int group = lanes_covering(steps);
   const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
-  const int slices = mean >= entries_per_slice * (32 / group) ? 32 / group : 1;
+  const bool underfilled = light_rows * group < resident_threads;
+  const int slices = underfilled && mean >= entries_per_slice * (32 / group) ? 32 / group : 1;
   return {vector ? SpmmKernel::kVector16 : SpmmKernel::kStrided, group, slices};
 }
 
@@ -82,7 +87,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.y_row_stride = y.row_stride();
   args.y_col_stride = y.col_stride();
   const OuterSplit<I>& split = transpose ? a.col_split : a.row_split;
-  const SpmmChoice choice = choose_spmm_kernel<P>(x, y, split.light_entries, split.light.size(), a.entries_per_slice);
+  const SpmmChoice choice = choose_spmm_kernel<P>(x, y, split.light_entries, split.light.size(), a.entries_per_slice,
+                                                   int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock);
   args.group = choice.group;
   args.slices = choice.slices;
   switch (choice.kernel) {

@@ -55,15 +55,16 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<t
     for (int u = 0; u < kU; ++u) xv[u] = load_x<Config, I>(a, idx[u], j);
 #pragma unroll
     for (int u = 0; u < kU; ++u) {
+      const AccVector<Config> w = widen_vector<Acc>(xv[u]);
 #pragma unroll
-      for (int t = 0; t < kVec; ++t) acc.v[t] += scale[u] * widen(xv[u].v[t]);
+      for (int t = 0; t < kVec; ++t) acc.v[t] += scale[u] * w.v[t];
     }
   }
   for (; e < end; ++e) {
     const Acc scale = a.value != nullptr ? Acc(widen(a.value[e])) : Acc(1);
-    const Vector<F, kVec> xv = load_x<Config, I>(a, static_cast<int64_t>(a.index[e]), j);
+    const AccVector<Config> w = widen_vector<Acc>(load_x<Config, I>(a, static_cast<int64_t>(a.index[e]), j));
 #pragma unroll
-    for (int t = 0; t < kVec; ++t) acc.v[t] += scale * widen(xv.v[t]);
+    for (int t = 0; t < kVec; ++t) acc.v[t] += scale * w.v[t];
   }
   return acc;
 }
