@@ -36,7 +36,6 @@ struct Format {
   static constexpr int kBias = (1 << (kExponentBits - 1)) - 1;
   static constexpr int kMinExponent = 1 - kBias;  // of the normal numbers
   static constexpr uint32_t kInfinity = ((1u << kExponentBits) - 1) << kFractionBits;
-  static constexpr uint32_t kFractionMask = (1u << kFractionBits) - 1;
 };
 using Float16Format = Format<5, 10>;
 using BFloat16Format = Format<8, 7>;
@@ -48,20 +47,6 @@ inline uint64_t bits_of(double v) {
   uint64_t b = 0;
   std::memcpy(&b, &v, sizeof b);
   return b;
-}
-
-inline double double_of(uint64_t b) {
-  double v = 0;
-  std::memcpy(&v, &b, sizeof v);
-  return v;
-}
-
-// 2^e, exactly, for the subnormal quanta (2^-24 and 2^-133).
-constexpr double power_of_two(int e) {
-  double p = 1.0;
-  for (; e < 0; ++e) p *= 0.5;
-  for (; e > 0; --e) p *= 2.0;
-  return p;
 }
 
 // The bit pattern of the format's value nearest to v (ties to even); beyond the largest finite
@@ -99,21 +84,6 @@ uint16_t encode(double v) {
   return static_cast<uint16_t>(sign | (magnitude >= F::kInfinity ? F::kInfinity : magnitude));
 }
 
-// The exact value of a bit pattern (NaN keeps its sign and payload).
-template <typename F>
-double decode(uint16_t h) {
-  const uint64_t sign = uint64_t{h & 0x8000u} << 48;
-  const uint32_t field = (h & F::kInfinity) >> F::kFraction;
-  const uint64_t fraction = h & F::kFractionMask;
-  if (field == 0) {
-    constexpr double kSubnormalUnit = power_of_two(F::kMinExponent - F::kFraction);
-    const double magnitude = static_cast<double>(fraction) * kSubnormalUnit;
-    return sign != 0 ? -magnitude : magnitude;
-  }
-  const uint64_t exponent = field == (F::kInfinity >> F::kFraction) ? 0x7FF : field - F::kBias + 1023;
-  return double_of(sign | (exponent << kDoubleFraction) | (fraction << (kDoubleFraction - F::kFraction)));
-}
-
 }  // namespace binary16
 
 // Rounds v (a double, or a float widened exactly) to float16 / bfloat16 once, to nearest, ties to even.
@@ -124,18 +94,42 @@ inline uint16_t round_to_bfloat16(double v) {
   return binary16::encode<binary16::BFloat16Format>(v);
 }
 
-// The exact value of a pattern; every float16 and bfloat16 value is also a float.
+// The exact value of a pattern (NaN keeps its sign and payload); every float16 and bfloat16 value
+// is also a float. These are the CPU kernels' loads, so they are branch-light bit manipulation.
+
+// bfloat16 is the upper half of a float.
+inline float bfloat16_to_float(uint16_t h) {
+  const uint32_t bits = uint32_t{h} << 16;
+  float f = 0;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// The exponent and fraction move into a float's low exponent bits and fraction, which is the value
+// times 2^-112 (a float subnormal for float16 subnormals); multiplying by 2^112 is exact. Inf and NaN
+// get the all-ones exponent instead.
+inline float float16_to_float(uint16_t h) {
+  const uint32_t magnitude = h & 0x7FFFu;
+  uint32_t bits = magnitude << 13;
+  if (magnitude >= 0x7C00u) {
+    bits |= 0x7F800000u;
+  } else {
+    float f = 0;
+    std::memcpy(&f, &bits, sizeof f);
+    f *= 0x1p112f;
+    std::memcpy(&bits, &f, sizeof bits);
+  }
+  bits |= uint32_t{h & 0x8000u} << 16;
+  float f = 0;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
 inline double float16_to_double(uint16_t h) {
-  return binary16::decode<binary16::Float16Format>(h);
+  return float16_to_float(h);
 }
 inline double bfloat16_to_double(uint16_t h) {
-  return binary16::decode<binary16::BFloat16Format>(h);
-}
-inline float float16_to_float(uint16_t h) {
-  return static_cast<float>(float16_to_double(h));
-}
-inline float bfloat16_to_float(uint16_t h) {
-  return static_cast<float>(bfloat16_to_double(h));
+  return bfloat16_to_float(h);
 }
 
 }  // namespace sddmm
