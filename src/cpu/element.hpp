@@ -42,12 +42,12 @@ inline BFloat16 round_to<BFloat16>(double v) {
 
 // The dtype enum value of an element type.
 template <typename T>
-constexpr sddmm_dtype_t kDtypeOf = SDDMM_DTYPE_FLOAT32;
+inline constexpr sddmm_dtype_t kDtypeOf = SDDMM_DTYPE_FLOAT32;
 template <>
-constexpr sddmm_dtype_t kDtypeOf<double> = SDDMM_DTYPE_FLOAT64;
+inline constexpr sddmm_dtype_t kDtypeOf<double> = SDDMM_DTYPE_FLOAT64;
 template <>
-constexpr sddmm_dtype_t kDtypeOf<Float16> = SDDMM_DTYPE_FLOAT16;
+inline constexpr sddmm_dtype_t kDtypeOf<Float16> = SDDMM_DTYPE_FLOAT16;
 template <>
-constexpr sddmm_dtype_t kDtypeOf<BFloat16> = SDDMM_DTYPE_BFLOAT16;
+inline constexpr sddmm_dtype_t kDtypeOf<BFloat16> = SDDMM_DTYPE_BFLOAT16;
 
 }  // namespace sddmm::cpu
