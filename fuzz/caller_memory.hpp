@@ -11,10 +11,14 @@
 #include <vector>
 
 #include "sddmm.h"
+#include "storage.hpp"
 
 namespace sddmm::fuzz {
 
 // Enums are held as ints in the harness: it passes values outside every enum on purpose.
+inline bool is_dtype(int t) {
+  return t >= SDDMM_DTYPE_FLOAT32 && t <= SDDMM_DTYPE_BFLOAT16;
+}
 inline size_t dtype_size(int t) {
   return t == SDDMM_DTYPE_FLOAT64 ? 8 : (t == SDDMM_DTYPE_FLOAT16 || t == SDDMM_DTYPE_BFLOAT16) ? 2 : 4;
 }
@@ -57,18 +61,13 @@ class CallerMemory {
     std::memcpy(t == SDDMM_INDEX_INT64 ? static_cast<void*>(&wide) : &narrow, at(i), element_);
     return t == SDDMM_INDEX_INT64 ? wide : narrow;
   }
-  // float32 and float64 elements; other dtypes are never read back (the library must refuse them).
+  // Elements of the four dtypes (rounded to them, through the testkit); invalid dtypes are never
+  // written or read back (the library must refuse them).
   void set_value(size_t i, int t, double v) {
-    const float narrow = static_cast<float>(v);
-    if (t == SDDMM_DTYPE_FLOAT64 || t == SDDMM_DTYPE_FLOAT32) {
-      std::memcpy(at(i), t == SDDMM_DTYPE_FLOAT64 ? static_cast<const void*>(&v) : &narrow, element_);
-    }
+    if (is_dtype(t)) testkit::store(static_cast<sddmm_dtype_t>(t), v, at(i));
   }
   double value(size_t i, int t) const {
-    double wide = 0;
-    float narrow = 0;
-    std::memcpy(t == SDDMM_DTYPE_FLOAT64 ? static_cast<void*>(&wide) : &narrow, at(i), element_);
-    return t == SDDMM_DTYPE_FLOAT64 ? wide : narrow;
+    return is_dtype(t) ? testkit::load(static_cast<sddmm_dtype_t>(t), at(i)) : 0.0;
   }
   std::vector<unsigned char> bytes() const {
     return block_ == nullptr ? std::vector<unsigned char>{}

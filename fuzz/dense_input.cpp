@@ -12,12 +12,6 @@ constexpr int64_t kMax64 = std::numeric_limits<int64_t>::max();
 // the library must refuse.
 constexpr int64_t kMaxElements = int64_t{1} << 16;
 
-int other_dtype(ByteReader& in, int dtype) {
-  const int others[] = {dtype == SDDMM_DTYPE_FLOAT32 ? SDDMM_DTYPE_FLOAT64 : SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT16,
-                        SDDMM_DTYPE_BFLOAT16, 7, -1};
-  return in.pick(others);
-}
-
 int64_t perturb(ByteReader& in, int64_t size) {
   if (!in.chance(8)) return size;
   const int64_t wrong[] = {size + 1, size - 1, -1, kMax64};
@@ -55,8 +49,9 @@ DenseOperand draw_dense(ByteReader& in, int64_t rows, int64_t cols, int dtype, b
   uint8_t b = in.byte();
   d.layout = b < 245 ? b & 1 : 2 + b % 3;
   v.invalid(b >= 245, "a layout is not a valid enum value");
-  d.dtype = in.chance(240) ? dtype : other_dtype(in, dtype);
-  v.invalid(d.dtype != dtype, "an operand's dtype is not the handle's (or not a dtype)");
+  const int others[] = {SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT64, SDDMM_DTYPE_FLOAT16, SDDMM_DTYPE_BFLOAT16, 7, -1};
+  d.dtype = in.chance(240) ? dtype : in.pick(others);
+  v.invalid(!is_dtype(d.dtype), "an operand's dtype is not a dtype");
   fuzz_set_enums(&d.desc, d.layout, d.dtype);
   v.invalid(d.desc.rows < 0 || d.desc.cols < 0, "an operand has a negative shape");
   if (d.desc.rows < 0 || d.desc.cols < 0 || b >= 245) return d;

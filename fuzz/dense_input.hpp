@@ -27,9 +27,10 @@ struct DenseOperand {
   double at(int64_t i, int64_t j) const { return memory.value(position(i, j), dtype); }
 };
 
-// Draws an operand meant to be rows x cols in `dtype` (the handle's), and notes in `verdict` what
-// makes it invalid on its own. Shape agreement between operands is the caller's to check. An
-// output is filled with the byte 0xA5, an input with small integers (and now and then NaN or Inf).
+// Draws an operand meant to be rows x cols in `dtype` (now and then another dtype, or none), and
+// notes in `verdict` what makes it invalid on its own. Shape agreement between operands and whether
+// the dtypes of a call are a supported combination are the caller's to check. An output is filled
+// with the byte 0xA5, an input with small integers (and now and then NaN or Inf).
 DenseOperand draw_dense(ByteReader& in, int64_t rows, int64_t cols, int dtype, bool output, Verdict& verdict);
 
 }  // namespace sddmm::fuzz

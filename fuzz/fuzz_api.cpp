@@ -15,7 +15,9 @@
 #include "byte_reader.hpp"
 #include "c_calls.h"
 #include "dense_input.hpp"
+#include "dtypes.hpp"
 #include "sparse_input.hpp"
+#include "storage.hpp"
 #include "verdict.hpp"
 
 namespace sddmm::fuzz {
@@ -26,26 +28,24 @@ bool same(double got, double want) {
 }
 
 // Rounds a float64 result to the storage type, as the library stores it.
-double stored(int t, double v) {
-  return t == SDDMM_DTYPE_FLOAT32 ? static_cast<float>(v) : v;
-}
+double stored(int t, double v) { return testkit::round_to(static_cast<sddmm_dtype_t>(t), v); }
 
 void run_sddmm(ByteReader& in, const SparseInput& a, sddmm_matrix_t handle) {
   Verdict v;
   const int64_t k = in.byte() % 41;
-  DenseOperand x1 = draw_dense(in, a.rows, k, a.dtype, false, v);
-  DenseOperand x2 = draw_dense(in, k, a.cols, a.dtype, false, v);
+  const int features = draw_features(in, a.dtype);
+  DenseOperand x1 = draw_dense(in, a.rows, k, features, false, v);
+  DenseOperand x2 = draw_dense(in, k, a.cols, features, false, v);
+  const int out_dtype = draw_output(in, a.dtype, features);
+  v.invalid(!is_dtype(out_dtype), "out_dtype is not a dtype");
   if (!x1.null_descriptor && !x2.null_descriptor) {
     v.invalid(x1.desc.rows != a.rows, "x1 has not A's rows");
     v.invalid(x2.desc.cols != a.cols, "x2 has not A's columns");
     v.invalid(x1.desc.cols != x2.desc.rows, "x1.cols != x2.rows");
+    v.invalid(x1.dtype != x2.dtype || !is_supported(a.dtype, x1.dtype, out_dtype),
+              "A's values, x1, x2 and out are not a supported dtype combination");
   }
-  uint8_t b = in.byte();
-  const int others[] = {a.dtype == SDDMM_DTYPE_FLOAT32 ? SDDMM_DTYPE_FLOAT64 : SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT16,
-                        9};
-  const int out_dtype = b < 240 ? a.dtype : in.pick(others);
-  v.invalid(out_dtype != a.dtype, "out_dtype is not the handle's");
-  b = in.byte();
+  const uint8_t b = in.byte();
   const auto nnz = static_cast<size_t>(a.nnz);
   CallerMemory out;
   void* out_ptr = nullptr;
@@ -69,8 +69,8 @@ void run_sddmm(ByteReader& in, const SparseInput& a, sddmm_matrix_t handle) {
   for (size_t p = 0; p < nnz; ++p) {
     double acc = 0.0;
     for (int64_t kk = 0; kk < k_valid; ++kk) acc += x1.at(a.entry_row[p], kk) * x2.at(kk, a.entry_col[p]);
-    const double want = stored(a.dtype, a.entry_value[p] * acc);
-    if (!same(out.value(p, a.dtype), want)) finding("SDDMM out[%zu] = %g, expected %g", p, out.value(p, a.dtype), want);
+    const double want = stored(out_dtype, a.entry_value[p] * acc);
+    if (!same(out.value(p, out_dtype), want)) finding("SDDMM out[%zu] = %g, expected %g", p, out.value(p, out_dtype), want);
   }
 }
 
@@ -82,9 +82,11 @@ void run_spmm(ByteReader& in, const SparseInput& a, sddmm_matrix_t handle) {
   const bool transpose = operation == SDDMM_OPERATION_TRANSPOSE;
   const int64_t in_dim = transpose ? a.rows : a.cols, out_dim = transpose ? a.cols : a.rows;
   const int64_t n = in.byte() % 41;
-  DenseOperand x = draw_dense(in, in_dim, n, a.dtype, false, v);
-  DenseOperand y = draw_dense(in, out_dim, n, a.dtype, true, v);
+  const int features = draw_features(in, a.dtype);
+  DenseOperand x = draw_dense(in, in_dim, n, features, false, v);
+  DenseOperand y = draw_dense(in, out_dim, n, draw_output(in, a.dtype, features), true, v);
   if (!x.null_descriptor && !y.null_descriptor) {
+    v.invalid(!is_supported(a.dtype, x.dtype, y.dtype), "A's values, x and y are not a supported dtype combination");
     v.invalid(x.desc.rows != in_dim, "x has not op(A)'s columns as rows");
     v.invalid(y.desc.rows != out_dim, "y has not op(A)'s rows");
     v.invalid(x.desc.cols != y.desc.cols, "x and y disagree on N");
@@ -113,14 +115,14 @@ void run_spmm(ByteReader& in, const SparseInput& a, sddmm_matrix_t handle) {
   for (int64_t o = 0; o < out_dim; ++o) {
     for (int64_t j = 0; j < n_valid; ++j) {
       in_window[y.position(o, j)] = true;
-      const double w = stored(a.dtype, want[static_cast<size_t>(o * n_valid + j)]);
+      const double w = stored(y.dtype, want[static_cast<size_t>(o * n_valid + j)]);
       if (!same(y.at(o, j), w))
         finding("SpMM%s y(%lld, %lld) = %g, expected %g", transpose ? "^T" : "", (long long)o, (long long)j, y.at(o, j),
                 w);
     }
   }
   const auto y_after = y.memory.bytes();
-  const size_t element = dtype_size(a.dtype), skip = y_after.size() - static_cast<size_t>(y.extent) * element;
+  const size_t element = dtype_size(y.dtype), skip = y_after.size() - static_cast<size_t>(y.extent) * element;
   for (size_t i = skip; i < y_after.size(); ++i) {
     if (!in_window[(i - skip) / element] && y_after[i] != y_before[i]) finding("spmm_execute wrote y's padding");
   }

@@ -54,8 +54,8 @@ void draw_enums(ByteReader& in, SparseInput& a, Verdict& v) {
   a.index_type = b < 240 ? b & 1 : 2 + b % 3;
   v.invalid(b >= 240, "index_type is not a valid enum value");
   b = in.byte();
-  a.dtype = b < 200 ? b & 1 : b < 230 ? 2 + (b & 1) : 4 + b % 5;
-  v.invalid(b >= 200, "value_dtype is float16/bfloat16 (not supported) or not a dtype");
+  a.dtype = b < 230 ? b & 3 : 4 + b % 5;
+  v.invalid(b >= 230, "value_dtype is not a dtype");
   b = in.byte();
   a.backend = b < 245 ? 0 : b < 250 ? 1 : 2 + b % 3;
   v.invalid(b >= 245, "the backend is CUDA (this build has none) or not a backend");

@@ -68,7 +68,10 @@ typedef enum sddmm_status_t {
   SDDMM_STATUS_INTERNAL_ERROR = 11    /* a bug in this library; please report the message */
 } sddmm_status_t;
 
-/* Element types of values and dense operands. */
+/* Element types of values, dense operands and outputs. float16 is IEEE binary16, bfloat16 the upper
+ * 16 bits of a float32; both are 2-byte elements. The dtypes of a call (A's values, the features X1 and
+ * X2 or X, the output) must be one of: one dtype throughout (each of the four), or float16 or bfloat16
+ * features with float32 values and output. Others return SDDMM_STATUS_NOT_SUPPORTED. */
 typedef enum sddmm_dtype_t {
   SDDMM_DTYPE_FLOAT32 = 0,
   SDDMM_DTYPE_FLOAT64 = 1,
@@ -135,8 +138,9 @@ SDDMM_API const char *sddmm_last_error(void);
 /*
  * Create a handle from COO arrays: entry p is (row_idx[p], col_idx[p]) with value values[p].
  * Unsorted and duplicate entries are allowed: SDDMM computes each one, SpMM sums them.
- * values may be NULL (every value is 1). value_dtype names values' type and the compute type of the
- * handle (float32 or float64 now). device_id selects the CUDA device (ignored for the CPU).
+ * values may be NULL (every value is 1). value_dtype names values' type (any sddmm_dtype_t); the
+ * dense operands and outputs of each execute must form a supported combination with it (see
+ * sddmm_dtype_t). device_id selects the CUDA device (ignored for the CPU).
  * stream orders creation after the caller's writes to the arrays (CUDA); creation synchronises it.
  * The arrays are copied: the caller may free them after return.
  */
@@ -164,8 +168,8 @@ SDDMM_API sddmm_status_t sddmm_get_shape(sddmm_matrix_t matrix, int64_t *rows, i
 
 /*
  * SDDMM: out[p] = A.val[p] * sum_k X1[row_p, k] * X2[k, col_p] for p in 0 .. nnz-1, in the caller's
- * own entry order. X1 is rows x K, X2 is K x cols (K may be 0: out is all zeros). out has nnz elements
- * of out_dtype. Fastest with X1 row-major and X2 column-major.
+ * own entry order. X1 is rows x K, X2 is K x cols (K may be 0: out is all zeros), both of one dtype.
+ * out has nnz elements of out_dtype. Fastest with X1 row-major and X2 column-major.
  */
 SDDMM_API sddmm_status_t sddmm_execute(sddmm_matrix_t matrix, const sddmm_dense_t *x1, const sddmm_dense_t *x2,
                                        void *out, sddmm_dtype_t out_dtype, void *stream);

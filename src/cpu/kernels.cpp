@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
+#include "cpu/element.hpp"
+
 namespace sddmm::cpu {
 
-template <typename T>
-void sddmm(const Pattern<T>& a, const DenseView& x1, const DenseView& x2, T* out) {
-  const T* d1 = static_cast<const T*>(x1.data);
-  const T* d2 = static_cast<const T*>(x2.data);
+template <typename V, typename F, typename O>
+void sddmm(const Pattern<V>& a, const DenseView& x1, const DenseView& x2, O* out) {
+  const F* d1 = static_cast<const F*>(x1.data);
+  const F* d2 = static_cast<const F*>(x2.data);
   const int64_t k_dim = x1.cols;
   const int64_t rs1 = x1.row_stride(), ks1 = x1.col_stride();  // x1(i, k) = d1[i * rs1 + k * ks1]
   const int64_t ks2 = x2.row_stride(), cs2 = x2.col_stride();  // x2(k, j) = d2[k * ks2 + j * cs2]
@@ -17,21 +19,21 @@ void sddmm(const Pattern<T>& a, const DenseView& x1, const DenseView& x2, T* out
   for (int64_t p = 0; p < nnz; ++p) {
     double acc = 0.0;
     if (k_dim > 0) {  // K = 0: the operands are empty, their data may be NULL and their ld anything
-      const T* u = d1 + a.row[p] * rs1;
-      const T* v = d2 + a.col[p] * cs2;
-      for (int64_t k = 0; k < k_dim; ++k) acc += static_cast<double>(u[k * ks1]) * static_cast<double>(v[k * ks2]);
+      const F* u = d1 + a.row[p] * rs1;
+      const F* v = d2 + a.col[p] * cs2;
+      for (int64_t k = 0; k < k_dim; ++k) acc += to_double(u[k * ks1]) * to_double(v[k * ks2]);
     }
-    const double scale = has_values ? static_cast<double>(a.value[p]) : 1.0;
-    out[p] = static_cast<T>(scale * acc);
+    const double scale = has_values ? to_double(a.value[p]) : 1.0;
+    out[p] = round_to<O>(scale * acc);
   }
 }
 
-template <typename T>
-void spmm(const Compressed<T>& a, int64_t outer, const DenseView& x, const DenseView& y) {
+template <typename V, typename F, typename O>
+void spmm(const Compressed<V>& a, int64_t outer, const DenseView& x, const DenseView& y) {
   // Columns of Y are done in blocks of kBlock float64 accumulators that live on the stack.
   constexpr int64_t kBlock = 16;
-  const T* dx = static_cast<const T*>(x.data);
-  T* dy = static_cast<T*>(y.data);
+  const F* dx = static_cast<const F*>(x.data);
+  O* dy = static_cast<O*>(y.data);
   const int64_t n_dim = y.cols;
   const int64_t rsx = x.row_stride(), csx = x.col_stride();
   const int64_t rsy = y.row_stride(), csy = y.col_stride();
@@ -42,19 +44,30 @@ void spmm(const Compressed<T>& a, int64_t outer, const DenseView& x, const Dense
       const int64_t width = std::min(kBlock, n_dim - n0);
       double acc[kBlock] = {};
       for (int64_t e = a.offsets[o]; e < a.offsets[o + 1]; ++e) {
-        const double v = has_values ? static_cast<double>(a.value[e]) : 1.0;
-        const T* xr = dx + a.index[e] * rsx + n0 * csx;
-        for (int64_t j = 0; j < width; ++j) acc[j] += v * static_cast<double>(xr[j * csx]);
+        const double v = has_values ? to_double(a.value[e]) : 1.0;
+        const F* xr = dx + a.index[e] * rsx + n0 * csx;
+        for (int64_t j = 0; j < width; ++j) acc[j] += v * to_double(xr[j * csx]);
       }
-      T* yr = dy + o * rsy + n0 * csy;
-      for (int64_t j = 0; j < width; ++j) yr[j * csy] = static_cast<T>(acc[j]);
+      O* yr = dy + o * rsy + n0 * csy;
+      for (int64_t j = 0; j < width; ++j) yr[j * csy] = round_to<O>(acc[j]);
     }
   }
 }
 
-template void sddmm<float>(const Pattern<float>&, const DenseView&, const DenseView&, float*);
-template void sddmm<double>(const Pattern<double>&, const DenseView&, const DenseView&, double*);
-template void spmm<float>(const Compressed<float>&, int64_t, const DenseView&, const DenseView&);
-template void spmm<double>(const Compressed<double>&, int64_t, const DenseView&, const DenseView&);
+// One instantiation per row of core/support.cpp's table: (values, features, output).
+template void sddmm<float, float, float>(const Pattern<float>&, const DenseView&, const DenseView&, float*);
+template void sddmm<double, double, double>(const Pattern<double>&, const DenseView&, const DenseView&, double*);
+template void sddmm<Float16, Float16, Float16>(const Pattern<Float16>&, const DenseView&, const DenseView&, Float16*);
+template void sddmm<BFloat16, BFloat16, BFloat16>(const Pattern<BFloat16>&, const DenseView&, const DenseView&,
+                                                  BFloat16*);
+template void sddmm<float, Float16, float>(const Pattern<float>&, const DenseView&, const DenseView&, float*);
+template void sddmm<float, BFloat16, float>(const Pattern<float>&, const DenseView&, const DenseView&, float*);
+template void spmm<float, float, float>(const Compressed<float>&, int64_t, const DenseView&, const DenseView&);
+template void spmm<double, double, double>(const Compressed<double>&, int64_t, const DenseView&, const DenseView&);
+template void spmm<Float16, Float16, Float16>(const Compressed<Float16>&, int64_t, const DenseView&, const DenseView&);
+template void spmm<BFloat16, BFloat16, BFloat16>(const Compressed<BFloat16>&, int64_t, const DenseView&,
+                                                 const DenseView&);
+template void spmm<float, Float16, float>(const Compressed<float>&, int64_t, const DenseView&, const DenseView&);
+template void spmm<float, BFloat16, float>(const Compressed<float>&, int64_t, const DenseView&, const DenseView&);
 
 }  // namespace sddmm::cpu

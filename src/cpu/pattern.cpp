@@ -5,6 +5,7 @@
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
+#include "core/half.hpp"
 
 namespace sddmm::cpu {
 namespace {
@@ -107,5 +108,7 @@ Pattern<T> build_pattern(const MatrixInfo& info, const SparseInput& input) {
 
 template Pattern<float> build_pattern<float>(const MatrixInfo&, const SparseInput&);
 template Pattern<double> build_pattern<double>(const MatrixInfo&, const SparseInput&);
+template Pattern<Float16> build_pattern<Float16>(const MatrixInfo&, const SparseInput&);
+template Pattern<BFloat16> build_pattern<BFloat16>(const MatrixInfo&, const SparseInput&);
 
 }  // namespace sddmm::cpu

@@ -27,6 +27,7 @@ struct Pattern {
   Compressed<T> by_col;
 };
 
+// T: A's value type (float, double, Float16 or BFloat16), stored as given.
 // Validates the caller's arrays and builds the pattern. Throws sddmm::Error naming the first bad entry.
 template <typename T>
 Pattern<T> build_pattern(const MatrixInfo& info, const SparseInput& input);

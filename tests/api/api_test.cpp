@@ -62,6 +62,14 @@ TEST_CASE("cpu: every rejected execute input returns its status and message, out
   sddmm::test::check_execute_rejections(SDDMM_BACKEND_CPU);
 }
 
+TEST_CASE("cpu: every combination of dtypes: the supported ones compute, the others are refused by name") {
+  sddmm::test::check_dtype_combinations(SDDMM_BACKEND_CPU);
+}
+
+TEST_CASE("cpu: alignment and extents are counted in 2-byte elements for float16 and bfloat16") {
+  sddmm::test::check_two_byte_element_checks(SDDMM_BACKEND_CPU);
+}
+
 TEST_CASE("api: a CUDA handle without a usable GPU reports NO_DEVICE, and the CPU still works") {
   const int32_t rows[] = {0};
   const int32_t cols[] = {0};

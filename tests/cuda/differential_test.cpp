@@ -26,7 +26,7 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("gpu: real graphs from Matrix Market files") {
     const auto sddmm = graph_sddmm_cases();
-    REQUIRE_MESSAGE(sddmm.size() == 5, "expected the 5 graphs of shared/data in ", SDDMM_TEST_DATA_DIR);
+    REQUIRE_MESSAGE(sddmm.size() == 5 * supported_precisions().size(), "expected the 5 graphs of shared/data in ", SDDMM_TEST_DATA_DIR);
     for (const auto& c : sddmm) check_sddmm(SDDMM_BACKEND_CUDA, c);
     for (const auto& c : graph_spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
   }

@@ -17,6 +17,14 @@ TEST_SUITE("gpu") {
     sddmm::test::check_execute_rejections(SDDMM_BACKEND_CUDA);
   }
 
+  TEST_CASE("gpu: every combination of dtypes: the supported ones compute, the others are refused by name") {
+    sddmm::test::check_dtype_combinations(SDDMM_BACKEND_CUDA);
+  }
+
+  TEST_CASE("gpu: alignment and extents are counted in 2-byte elements for float16 and bfloat16") {
+    sddmm::test::check_two_byte_element_checks(SDDMM_BACKEND_CUDA);
+  }
+
   TEST_CASE("gpu: host pointers given to a CUDA handle are rejected as INVALID_POINTER") {
     std::vector<int32_t> rows{0, 1}, cols{1, 0};
     sddmm_matrix_t a = nullptr;

@@ -7,7 +7,7 @@
 namespace sddmm::test {
 
 TEST_SUITE("gpu") {
-  TEST_CASE("gpu: operands 4 bytes off alignment with K and N in {1,3,5,7,127,129,...} match the reference") {
+  TEST_CASE("gpu: operands one element (2, 4 or 8 bytes) off alignment with K and N in {1,3,5,7,127,129,...} match the reference") {
     for (const auto& c : offset_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
     for (const auto& c : offset_spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
   }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cases.hpp"
 #include "memory.hpp"
 
 namespace sddmm::test {
@@ -16,10 +17,6 @@ namespace {
 // K or N: the odd widths the issue names, and vector-width multiples where only the offset pointer
 // keeps the 16-byte path away.
 constexpr int64_t kWidths[] = {1, 3, 5, 7, 127, 129, 4, 8, 128};
-
-int64_t element_bytes(sddmm_dtype_t t) {
-  return t == SDDMM_DTYPE_FLOAT64 ? 8 : 4;
-}
 
 // Entries only in even rows and even columns, and none in the last six of either: odd and trailing
 // rows and columns are never referenced.
@@ -55,68 +52,60 @@ std::string show(const std::vector<float>& v) {
 std::vector<SddmmCase> offset_sddmm_cases() {
   std::vector<SddmmCase> cases;
   uint64_t seed = 2000;
-  for (sddmm_dtype_t t : {SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT64}) {
-    for (int64_t k : kWidths) {
-      SddmmCase c{"operands one element off 16-byte alignment", random_coo(61, 47, 500, seed), k, t};
-      c.offset_bytes = element_bytes(t);
-      c.csr = k % 2 == 0;
-      c.seed = seed++;
-      cases.push_back(c);
-    }
+  for (int64_t k : kWidths) {
+    SddmmCase c{"operands one element off 16-byte alignment", random_coo(61, 47, 500, seed), k};
+    c.offset = true;
+    c.csr = k % 2 == 0;
+    c.seed = seed++;
+    cases.push_back(c);
   }
-  return cases;
+  return in_every_precision(cases);
 }
 
 std::vector<SpmmCase> offset_spmm_cases() {
   std::vector<SpmmCase> cases;
   uint64_t seed = 2100;
-  for (sddmm_dtype_t t : {SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT64}) {
-    for (int64_t n : kWidths) {
-      for (bool transpose : {false, true}) {
-        SpmmCase c{"operands one element off 16-byte alignment", random_coo(61, 47, 500, seed), n, transpose, t};
-        c.offset_bytes = element_bytes(t);
-        c.seed = seed++;
-        cases.push_back(c);
-      }
+  for (int64_t n : kWidths) {
+    for (bool transpose : {false, true}) {
+      SpmmCase c{"operands one element off 16-byte alignment", random_coo(61, 47, 500, seed), n, transpose};
+      c.offset = true;
+      c.seed = seed++;
+      cases.push_back(c);
     }
   }
-  return cases;
+  return in_every_precision(cases);
 }
 
 std::vector<SddmmCase> unreferenced_nan_sddmm_cases() {
   std::vector<SddmmCase> cases;
   uint64_t seed = 2200;
-  for (sddmm_dtype_t t : {SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT64}) {
-    for (int64_t k : {1, 4, 32, 33, 129}) {
-      for (sddmm_layout_t l1 : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
-        for (sddmm_layout_t l2 : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
-          SddmmCase c{"NaN in unreferenced rows of x1 and columns of x2", even_rows_and_cols(90, 70, 800, seed), k, t};
-          c.x1_layout = l1, c.x2_layout = l2, c.ld_pad = k % 2, c.seed = seed++;
-          c.poison_unreferenced = true;
-          cases.push_back(c);
-        }
+  for (int64_t k : {1, 4, 32, 33, 129}) {
+    for (sddmm_layout_t l1 : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
+      for (sddmm_layout_t l2 : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
+        SddmmCase c{"NaN in unreferenced rows of x1 and columns of x2", even_rows_and_cols(90, 70, 800, seed), k};
+        c.x1_layout = l1, c.x2_layout = l2, c.ld_pad = k % 2, c.seed = seed++;
+        c.poison_unreferenced = true;
+        cases.push_back(c);
       }
     }
   }
-  return cases;
+  return in_every_precision(cases);
 }
 
 std::vector<SpmmCase> unreferenced_nan_spmm_cases() {
   std::vector<SpmmCase> cases;
   uint64_t seed = 2300;
-  for (sddmm_dtype_t t : {SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT64}) {
-    for (int64_t n : {1, 4, 32, 33, 129}) {
-      for (bool transpose : {false, true}) {
-        for (sddmm_layout_t lx : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
-          SpmmCase c{"NaN in unreferenced rows of x", even_rows_and_cols(90, 70, 800, seed), n, transpose, t};
-          c.x_layout = lx, c.ld_pad = n % 2, c.seed = seed++;
-          c.poison_unreferenced = true;
-          cases.push_back(c);
-        }
+  for (int64_t n : {1, 4, 32, 33, 129}) {
+    for (bool transpose : {false, true}) {
+      for (sddmm_layout_t lx : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
+        SpmmCase c{"NaN in unreferenced rows of x", even_rows_and_cols(90, 70, 800, seed), n, transpose};
+        c.x_layout = lx, c.ld_pad = n % 2, c.seed = seed++;
+        c.poison_unreferenced = true;
+        cases.push_back(c);
       }
     }
   }
-  return cases;
+  return in_every_precision(cases);
 }
 
 void check_inf_times_stored_zero(sddmm_backend_t backend) {

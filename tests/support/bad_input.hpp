@@ -9,12 +9,14 @@
 
 namespace sddmm::test {
 
-// Operand and output pointers one element (4 bytes for float32, 8 for float64) past a 16-byte
-// boundary, with odd K or N: correct results must come from a path without 16-byte vector loads.
+// Operand and output pointers one element (2 bytes for float16 and bfloat16, 4 for float32, 8 for
+// float64) past a 16-byte boundary, with odd K or N, in every supported precision: correct results
+// must come from a path without 16-byte vector loads.
 std::vector<SddmmCase> offset_sddmm_cases();
 std::vector<SpmmCase> offset_spmm_cases();
 
-// Dense rows and columns that no stored entry references hold NaN: any over-read reaches the output.
+// Dense rows and columns that no stored entry references hold NaN, in every supported precision: any
+// over-read reaches the output.
 std::vector<SddmmCase> unreferenced_nan_sddmm_cases();
 std::vector<SpmmCase> unreferenced_nan_spmm_cases();
 

@@ -54,13 +54,11 @@ std::vector<SddmmCase> sddmm_cases() {
     c.seed = seed++;
     cases.push_back(c);
   }
-  for (sddmm_dtype_t t : {SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT64}) {
-    for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
-      for (bool csr : {false, true}) {
-        SddmmCase c{"dtype/index/format", skewed(seed), 64, t, it, csr};
-        c.seed = seed++;
-        cases.push_back(c);
-      }
+  for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
+    for (bool csr : {false, true}) {
+      SddmmCase c{"index/format", skewed(seed), 64, Precision{}, it, csr};
+      c.seed = seed++;
+      cases.push_back(c);
     }
   }
   for (sddmm_layout_t l1 : {SDDMM_LAYOUT_ROW_MAJOR, SDDMM_LAYOUT_COL_MAJOR}) {
@@ -88,7 +86,7 @@ std::vector<SddmmCase> sddmm_cases() {
   cases.push_back(SddmmCase{"rows = 0", empty_matrix(0, 10), 16});
   SddmmCase k0{"K = 0", random_coo(20, 20, 50, seed + 5), 0};
   cases.push_back(k0);
-  return cases;
+  return in_every_precision(cases);
 }
 
 std::vector<SpmmCase> spmm_cases() {
@@ -101,14 +99,12 @@ std::vector<SpmmCase> spmm_cases() {
       cases.push_back(c);
     }
   }
-  for (sddmm_dtype_t dt : {SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT64}) {
-    for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
-      for (bool csr : {false, true}) {
-        for (bool t : {false, true}) {
-          SpmmCase c{"skewed rows: dtype/index/format", skewed(seed), 64, t, dt, it, csr};
-          c.seed = seed++;
-          cases.push_back(c);
-        }
+  for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
+    for (bool csr : {false, true}) {
+      for (bool t : {false, true}) {
+        SpmmCase c{"skewed rows: index/format", skewed(seed), 64, t, Precision{}, it, csr};
+        c.seed = seed++;
+        cases.push_back(c);
       }
     }
   }
@@ -140,7 +136,7 @@ std::vector<SpmmCase> spmm_cases() {
   cases.push_back(SpmmCase{"nnz = 0 zero-fills Y (transpose)", empty_matrix(10, 12), 8, true});
   cases.push_back(SpmmCase{"rows = 0", empty_matrix(0, 12), 8});
   cases.push_back(SpmmCase{"rows = 0 (transpose)", empty_matrix(0, 12), 8, true});
-  return cases;
+  return in_every_precision(cases);
 }
 
 namespace {
@@ -164,7 +160,7 @@ std::vector<SddmmCase> graph_sddmm_cases() {
     c.seed = seed++;
     cases.push_back(c);
   }
-  return cases;
+  return in_every_precision(cases);
 }
 
 std::vector<SpmmCase> graph_spmm_cases() {
@@ -177,7 +173,7 @@ std::vector<SpmmCase> graph_spmm_cases() {
     c.transpose = true;
     cases.push_back(c);
   }
-  return cases;
+  return in_every_precision(cases);
 }
 
 }  // namespace sddmm::test

@@ -1,5 +1,5 @@
-// The differential suite: every case the issue lists, shared by the CPU and the GPU tests so both
-// backends are held to the same list.
+// The differential suite: every case the issue lists, in every supported dtype combination, shared by
+// the CPU and the GPU tests so both backends are held to the same list.
 #pragma once
 
 #include <vector>
@@ -8,11 +8,24 @@
 
 namespace sddmm::test {
 
+// Each case once in every supported precision (supported_precisions()), precision by precision.
+template <typename Case>
+std::vector<Case> in_every_precision(const std::vector<Case>& cases) {
+  std::vector<Case> all;
+  for (const Precision& p : supported_precisions()) {
+    for (Case c : cases) {
+      c.precision = p;
+      all.push_back(c);
+    }
+  }
+  return all;
+}
+
 std::vector<SddmmCase> sddmm_cases();
 std::vector<SpmmCase> spmm_cases();
 
-// The real graphs in ../shared/data (SDDMM_TEST_DATA_DIR), as SDDMM and SpMM cases; empty when the
-// folder is missing (the caller reports that).
+// The real graphs in ../shared/data (SDDMM_TEST_DATA_DIR), as SDDMM and SpMM cases in every
+// precision; empty when the folder is missing (the caller reports that).
 std::vector<SddmmCase> graph_sddmm_cases();
 std::vector<SpmmCase> graph_spmm_cases();
 

@@ -124,20 +124,22 @@ sddmm_matrix_t create(sddmm_backend_t backend, const testkit::CooMatrix& a) {
 }
 
 // The single-threaded result of op, checked against the float64 reference.
-void check_baseline(const testkit::CooMatrix& a, const Work& w, int op) {
+void check_baseline(sddmm_backend_t backend, const testkit::CooMatrix& a, const Work& w, int op) {
   INFO(std::string(kOpNames[op]), " baseline, width ", w.width);
+  const Tolerance tolerance(backend, uniform(SDDMM_DTYPE_FLOAT32));
   const std::vector<unsigned char>& got = w.expected[op];
   std::vector<size_t> positions(got.size() / sizeof(float));
   for (size_t i = 0; i < positions.size(); ++i) positions[i] = i;
   if (op == kSddmm) {
-    check_against_reference(got, SDDMM_DTYPE_FLOAT32, testkit::reference_sddmm(a, w.x1, w.x2), w.width, positions);
+    check_against_reference(got, SDDMM_DTYPE_FLOAT32, tolerance, testkit::reference_sddmm(a, w.x1, w.x2), w.width, positions);
     return;
   }
   const bool t = op == kSpmmTranspose;
   std::vector<int64_t> count(static_cast<size_t>(t ? a.cols : a.rows), 0);
   for (int64_t p = 0; p < a.nnz(); ++p) ++count[static_cast<size_t>(t ? a.col[p] : a.row[p])];
   const int64_t terms = *std::max_element(count.begin(), count.end());
-  check_against_reference(got, SDDMM_DTYPE_FLOAT32, testkit::reference_spmm(a, t ? w.xt : w.x, t), terms, positions);
+  check_against_reference(got, SDDMM_DTYPE_FLOAT32, tolerance, testkit::reference_spmm(a, t ? w.xt : w.x, t), terms,
+                          positions);
 }
 
 }  // namespace
@@ -160,7 +162,7 @@ void check_shared_handle_threads(sddmm_backend_t backend, int threads, int itera
     }
   }
   for (size_t t = 0; t < std::min<size_t>(work.size(), std::size(kWidths)); ++t) {
-    for (int op = 0; op < kOps; ++op) check_baseline(a, *work[t], op);
+    for (int op = 0; op < kOps; ++op) check_baseline(backend, a, *work[t], op);
   }
 
   std::vector<Outcome> outcomes(static_cast<size_t>(threads));

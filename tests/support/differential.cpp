@@ -11,6 +11,7 @@
 
 #include "memory.hpp"
 #include "reference.hpp"
+#include "storage.hpp"
 
 namespace sddmm::test {
 
@@ -53,49 +54,37 @@ testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a) {
 
 namespace {
 
-template <typename T>
-double epsilon() { return std::numeric_limits<T>::epsilon(); }
-
-double epsilon_of(sddmm_dtype_t t) { return t == SDDMM_DTYPE_FLOAT64 ? epsilon<double>() : epsilon<float>(); }
-
-// Rounds through the storage type so the reference sees exactly the inputs the library sees.
-double round_to(sddmm_dtype_t t, double v) { return t == SDDMM_DTYPE_FLOAT64 ? v : static_cast<double>(static_cast<float>(v)); }
-
-testkit::DenseMatrix random_dense(int64_t rows, int64_t cols, sddmm_dtype_t t, Rng& rng) {
+// Float64 values in [-1, 1); they are rounded to their storage type when written (testkit::write_dense).
+testkit::DenseMatrix random_dense(int64_t rows, int64_t cols, Rng& rng) {
   testkit::DenseMatrix m{rows, cols, std::vector<double>(static_cast<size_t>(rows * cols))};
-  for (double& v : m.v) v = round_to(t, rng.uniform(-1.0, 1.0));
+  for (double& v : m.v) v = rng.uniform(-1.0, 1.0);
   return m;
 }
 
-// Packs a matrix into storage of dtype t with the layout and padded leading dimension; padding = NaN.
-std::vector<unsigned char> pack(const testkit::DenseMatrix& m, sddmm_dtype_t t, sddmm_layout_t layout, int64_t ld) {
-  const bool row_major = layout == SDDMM_LAYOUT_ROW_MAJOR;
-  const int64_t height = row_major ? m.rows : m.cols;
-  const size_t count = static_cast<size_t>(std::max<int64_t>(height * ld, 1));
-  const size_t elem = t == SDDMM_DTYPE_FLOAT64 ? 8 : 4;
-  std::vector<unsigned char> bytes(count * elem);
-  for (size_t i = 0; i < count; ++i) {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    if (elem == 8) reinterpret_cast<double*>(bytes.data())[i] = nan; else reinterpret_cast<float*>(bytes.data())[i] = static_cast<float>(nan);
-  }
-  for (int64_t i = 0; i < m.rows; ++i) {
-    for (int64_t j = 0; j < m.cols; ++j) {
-      const size_t at = static_cast<size_t>(row_major ? i * ld + j : j * ld + i);
-      if (elem == 8) reinterpret_cast<double*>(bytes.data())[at] = m.at(i, j); else reinterpret_cast<float*>(bytes.data())[at] = static_cast<float>(m.at(i, j));
-    }
-  }
-  return bytes;
-}
-
-double element(const std::vector<unsigned char>& bytes, sddmm_dtype_t t, size_t i) {
-  return t == SDDMM_DTYPE_FLOAT64 ? reinterpret_cast<const double*>(bytes.data())[i]
-                                  : static_cast<double>(reinterpret_cast<const float*>(bytes.data())[i]);
-}
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 sddmm_dense_t describe(void* data, int64_t rows, int64_t cols, sddmm_layout_t layout, int64_t pad, sddmm_dtype_t t) {
   const int64_t width = layout == SDDMM_LAYOUT_ROW_MAJOR ? cols : rows;
   return sddmm_dense_t{data, rows, cols, std::max<int64_t>(width, 1) + pad, layout, t};
 }
+
+// An input operand on the backend, stored in dtype t (padding NaN), and its stored values read back
+// for the reference. Members in initialisation order.
+struct Operand {
+  sddmm_dense_t desc;
+  std::vector<unsigned char> bytes;
+  testkit::DenseMatrix stored;
+  GuardedBuffer buffer;
+
+  Operand(sddmm_backend_t backend, const testkit::DenseMatrix& m, sddmm_dtype_t t, sddmm_layout_t layout, int64_t pad,
+          bool offset)
+      : desc(describe(nullptr, m.rows, m.cols, layout, pad, t)),
+        bytes(testkit::write_dense(m, t, layout, desc.ld, kNaN)),
+        stored(testkit::read_dense(bytes.data(), t, m.rows, m.cols, layout, desc.ld)),
+        buffer(backend, bytes, offset ? testkit::size_of(t) : 0) {
+    desc.data = buffer.get();
+  }
+};
 
 std::vector<unsigned char> index_bytes(const std::vector<int64_t>& v, sddmm_index_type_t t) {
   const size_t elem = t == SDDMM_INDEX_INT64 ? 8 : 4;
@@ -106,50 +95,12 @@ std::vector<unsigned char> index_bytes(const std::vector<int64_t>& v, sddmm_inde
   return out;
 }
 
-std::vector<unsigned char> value_bytes(const std::vector<double>& v, sddmm_dtype_t t) {
-  const size_t elem = t == SDDMM_DTYPE_FLOAT64 ? 8 : 4;
-  std::vector<unsigned char> out(std::max<size_t>(v.size(), 1) * elem);
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (elem == 8) reinterpret_cast<double*>(out.data())[i] = v[i]; else reinterpret_cast<float*>(out.data())[i] = static_cast<float>(v[i]);
-  }
-  return out;
-}
-
-// The library's handle for a case: from COO as given, or from the row-sorted COO as CSR.
-struct Created {
-  sddmm_matrix_t handle = nullptr;
-  testkit::CooMatrix entries;  // in the order the library reports SDDMM outputs
-  ~Created() { sddmm_destroy(handle); }
-};
-
-void create(sddmm_backend_t backend, const testkit::CooMatrix& given, bool csr, sddmm_index_type_t it, sddmm_dtype_t t,
-            Created& out) {
-  out.entries = csr ? sorted_by_row(given) : given;
-  for (double& v : out.entries.val) v = round_to(t, v);
-  const auto& e = out.entries;
-  std::vector<int64_t> rows = e.row;
-  if (csr) {
-    rows.assign(static_cast<size_t>(e.rows) + 1, 0);
-    for (int64_t r : e.row) ++rows[static_cast<size_t>(r) + 1];
-    for (size_t i = 1; i < rows.size(); ++i) rows[i] += rows[i - 1];
-  }
-  Buffer d_rows = Buffer::from(backend, index_bytes(rows, it));
-  Buffer d_cols = Buffer::from(backend, index_bytes(e.col, it));
-  Buffer d_vals = Buffer::from(backend, value_bytes(e.val, t));
-  const void* vals = e.val.empty() ? nullptr : d_vals.get();
-  const sddmm_status_t s =
-      csr ? sddmm_create_csr(&out.handle, e.rows, e.cols, e.nnz(), d_rows.get(), d_cols.get(), it, vals, t, backend, 0, 0, nullptr)
-          : sddmm_create_coo(&out.handle, e.rows, e.cols, e.nnz(), d_rows.get(), d_cols.get(), it, vals, t, backend, 0, 0, nullptr);
-  INFO("create: ", sddmm_last_error());
-  REQUIRE(s == SDDMM_STATUS_SUCCESS);
-}
-
 std::string describe_case(const char* op, const std::string& name, const testkit::CooMatrix& a, int64_t k, uint64_t seed,
-                          sddmm_dtype_t t, sddmm_index_type_t it, bool csr) {
+                          const Precision& p, sddmm_index_type_t it, bool csr) {
   std::ostringstream s;
   s << op << " case '" << name << "': A " << a.rows << " x " << a.cols << ", nnz " << a.nnz() << ", K/N " << k
-    << ", seed " << seed << ", dtype " << (t == SDDMM_DTYPE_FLOAT64 ? "f64" : "f32") << ", index "
-    << (it == SDDMM_INDEX_INT64 ? "i64" : "i32") << (csr ? ", CSR" : ", COO");
+    << ", seed " << seed << ", " << describe(p) << ", index " << (it == SDDMM_INDEX_INT64 ? "i64" : "i32")
+    << (csr ? ", CSR" : ", COO");
   return s.str();
 }
 
@@ -162,23 +113,47 @@ void poison_unused(testkit::DenseMatrix& m, const std::vector<int64_t>& used, bo
   for (int64_t i : used) seen[static_cast<size_t>(i)] = true;
   for (int64_t i = 0; i < count; ++i) {
     if (seen[static_cast<size_t>(i)]) continue;
-    for (int64_t j = 0; j < length; ++j) (rows ? m.at(i, j) : m.at(j, i)) = std::numeric_limits<double>::quiet_NaN();
+    for (int64_t j = 0; j < length; ++j) (rows ? m.at(i, j) : m.at(j, i)) = kNaN;
   }
 }
 
 }  // namespace
 
-// Every element written (no NaN left from the poison), each within gamma * magnitude where gamma
-// grows with the number of terms, and not all zero.
-void check_against_reference(const std::vector<unsigned char>& got, sddmm_dtype_t t, const testkit::Reference& ref,
-                             int64_t terms, const std::vector<size_t>& positions) {
-  const double gamma = 2.0 * static_cast<double>(terms + 2) * epsilon_of(t);
+Created::~Created() { sddmm_destroy(handle); }
+
+void create_matrix(sddmm_backend_t backend, const testkit::CooMatrix& given, bool csr, sddmm_index_type_t it, sddmm_dtype_t t,
+            Created& out) {
+  out.entries = csr ? sorted_by_row(given) : given;
+  testkit::round_values(out.entries, t);
+  const auto& e = out.entries;
+  std::vector<int64_t> rows = e.row;
+  if (csr) {
+    rows.assign(static_cast<size_t>(e.rows) + 1, 0);
+    for (int64_t r : e.row) ++rows[static_cast<size_t>(r) + 1];
+    for (size_t i = 1; i < rows.size(); ++i) rows[i] += rows[i - 1];
+  }
+  Buffer d_rows = Buffer::from(backend, index_bytes(rows, it));
+  Buffer d_cols = Buffer::from(backend, index_bytes(e.col, it));
+  Buffer d_vals = Buffer::from(backend, testkit::to_storage(e.val, t));
+  const void* vals = e.val.empty() ? nullptr : d_vals.get();
+  const sddmm_status_t s =
+      csr ? sddmm_create_csr(&out.handle, e.rows, e.cols, e.nnz(), d_rows.get(), d_cols.get(), it, vals, t, backend, 0, 0, nullptr)
+          : sddmm_create_coo(&out.handle, e.rows, e.cols, e.nnz(), d_rows.get(), d_cols.get(), it, vals, t, backend, 0, 0, nullptr);
+  CHECK_MESSAGE(s == SDDMM_STATUS_SUCCESS, "create: ", std::string(sddmm_status_string(s)), ": ",
+                std::string(sddmm_last_error()));
+}
+
+// Every element written (no NaN left from the poison), each within the tolerance, which grows with
+// the number of terms, and not all zero.
+void check_against_reference(const std::vector<unsigned char>& got, sddmm_dtype_t t, const Tolerance& tolerance,
+                             const testkit::Reference& ref, int64_t terms, const std::vector<size_t>& positions) {
+  const size_t element = testkit::size_of(t);
   int64_t bad = 0;
   bool any_nonzero_ref = false, any_nonzero_got = false;
   for (size_t i = 0; i < ref.value.size(); ++i) {
-    const double g = element(got, t, positions[i]);
+    const double g = testkit::load(t, got.data() + positions[i] * element);
     const double r = ref.value[i];
-    const double tol = gamma * ref.magnitude[i] + std::numeric_limits<double>::min();
+    const double tol = tolerance.bound(r, ref.magnitude[i], terms);
     any_nonzero_ref |= r != 0.0;
     any_nonzero_got |= g != 0.0;
     if (!(std::fabs(g - r) <= tol)) {
@@ -191,79 +166,88 @@ void check_against_reference(const std::vector<unsigned char>& got, sddmm_dtype_
 }
 
 void check_sddmm(sddmm_backend_t backend, const SddmmCase& c) {
-  INFO(describe_case("SDDMM", c.name, c.a, c.k, c.seed, c.dtype, c.index_type, c.csr),
-       ", x1 ", c.x1_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, x2 ",
-       c.x2_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, ld pad ", c.ld_pad, ", offset ", c.offset_bytes,
-       " bytes", c.poison_unreferenced ? ", unused rows NaN" : "");
+  INFO(describe_case("SDDMM", c.name, c.a, c.k, c.seed, c.precision, c.index_type, c.csr), ", x1 ",
+       c.x1_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, x2 ",
+       c.x2_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, ld pad ", c.ld_pad,
+       c.offset ? ", one element off 16-byte alignment" : "", c.poison_unreferenced ? ", unused rows NaN" : "");
+  const Precision& p = c.precision;
   Created m;
-  create(backend, c.a, c.csr, c.index_type, c.dtype, m);
+  create_matrix(backend, c.a, c.csr, c.index_type, p.values, m);
+  if (m.handle == nullptr) return;
   Rng rng(c.seed);
-  testkit::DenseMatrix x1 = random_dense(c.a.rows, c.k, c.dtype, rng);
-  testkit::DenseMatrix x2 = random_dense(c.k, c.a.cols, c.dtype, rng);
+  testkit::DenseMatrix x1 = random_dense(c.a.rows, c.k, rng);
+  testkit::DenseMatrix x2 = random_dense(c.k, c.a.cols, rng);
   if (c.poison_unreferenced) {
     poison_unused(x1, c.a.row, true);
     poison_unused(x2, c.a.col, false);
   }
-  const auto offset = static_cast<size_t>(c.offset_bytes);
-  GuardedBuffer d_x1(backend, pack(x1, c.dtype, c.x1_layout, (c.x1_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.k, 1) : std::max<int64_t>(c.a.rows, 1)) + c.ld_pad), offset);
-  GuardedBuffer d_x2(backend, pack(x2, c.dtype, c.x2_layout, (c.x2_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.a.cols, 1) : std::max<int64_t>(c.k, 1)) + c.ld_pad), offset);
-  const sddmm_dense_t dx1 = describe(d_x1.get(), c.a.rows, c.k, c.x1_layout, c.ld_pad, c.dtype);
-  const sddmm_dense_t dx2 = describe(d_x2.get(), c.k, c.a.cols, c.x2_layout, c.ld_pad, c.dtype);
+  const Operand d_x1(backend, x1, p.features, c.x1_layout, c.ld_pad, c.offset);
+  const Operand d_x2(backend, x2, p.features, c.x2_layout, c.ld_pad, c.offset);
 
   const size_t nnz = static_cast<size_t>(c.a.nnz());
-  const std::vector<double> poison(nnz, std::numeric_limits<double>::quiet_NaN());
-  GuardedBuffer d_out(backend, value_bytes(poison, c.dtype), offset);
-  const sddmm_status_t s = sddmm_execute(m.handle, &dx1, &dx2, d_out.get(), c.dtype, nullptr);
-  INFO("execute: ", sddmm_last_error());
-  REQUIRE(s == SDDMM_STATUS_SUCCESS);
+  GuardedBuffer d_out(backend, testkit::to_storage(std::vector<double>(nnz, kNaN), p.output),
+                      c.offset ? testkit::size_of(p.output) : 0);
+  const sddmm_status_t s = sddmm_execute(m.handle, &d_x1.desc, &d_x2.desc, d_out.get(), p.output, nullptr);
+  // Not REQUIRE: a combination the backend refuses fails each case loudly, and the others still run.
+  CHECK_MESSAGE(s == SDDMM_STATUS_SUCCESS, "execute: ", std::string(sddmm_status_string(s)), ": ",
+                std::string(sddmm_last_error()));
+  if (s != SDDMM_STATUS_SUCCESS) return;
   synchronize(backend);
   const auto got = d_out.download();
   CHECK_MESSAGE(d_out.guards_intact(), "out was written outside its nnz elements");
   std::vector<size_t> positions(nnz);
   std::iota(positions.begin(), positions.end(), size_t{0});
-  check_against_reference(got, c.dtype, testkit::reference_sddmm(m.entries, x1, x2), c.k, positions);
+  check_against_reference(got, p.output, Tolerance(backend, p),
+                          testkit::reference_sddmm(m.entries, d_x1.stored, d_x2.stored), c.k, positions);
 }
 
 void check_spmm(sddmm_backend_t backend, const SpmmCase& c) {
-  INFO(describe_case(c.transpose ? "SpMM^T" : "SpMM", c.name, c.a, c.n, c.seed, c.dtype, c.index_type, c.csr),
+  INFO(describe_case(c.transpose ? "SpMM^T" : "SpMM", c.name, c.a, c.n, c.seed, c.precision, c.index_type, c.csr),
        ", x ", c.x_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, y ",
-       c.y_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, ld pad ", c.ld_pad, ", offset ", c.offset_bytes,
-       " bytes", c.poison_unreferenced ? ", unused rows NaN" : "");
+       c.y_layout == SDDMM_LAYOUT_ROW_MAJOR ? "row" : "col", "-major, ld pad ", c.ld_pad,
+       c.offset ? ", one element off 16-byte alignment" : "", c.poison_unreferenced ? ", unused rows NaN" : "");
+  const Precision& p = c.precision;
   Created m;
-  create(backend, c.a, c.csr, c.index_type, c.dtype, m);
+  create_matrix(backend, c.a, c.csr, c.index_type, p.values, m);
+  if (m.handle == nullptr) return;
   const int64_t in_rows = c.transpose ? c.a.rows : c.a.cols;
   const int64_t out_rows = c.transpose ? c.a.cols : c.a.rows;
   Rng rng(c.seed);
-  testkit::DenseMatrix x = random_dense(in_rows, c.n, c.dtype, rng);
+  testkit::DenseMatrix x = random_dense(in_rows, c.n, rng);
   if (c.poison_unreferenced) poison_unused(x, c.transpose ? c.a.row : c.a.col, true);
-  const testkit::DenseMatrix poison{out_rows, c.n, std::vector<double>(static_cast<size_t>(out_rows * c.n), std::numeric_limits<double>::quiet_NaN())};
-  const int64_t x_ld = (c.x_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.n, 1) : std::max<int64_t>(in_rows, 1)) + c.ld_pad;
-  const int64_t y_ld = (c.y_layout == SDDMM_LAYOUT_ROW_MAJOR ? std::max<int64_t>(c.n, 1) : std::max<int64_t>(out_rows, 1)) + c.ld_pad;
-  const auto offset = static_cast<size_t>(c.offset_bytes);
-  GuardedBuffer d_x(backend, pack(x, c.dtype, c.x_layout, x_ld), offset);
-  const auto y_init = pack(poison, c.dtype, c.y_layout, y_ld);
-  GuardedBuffer d_y(backend, y_init, offset);
-  const sddmm_dense_t dx = describe(d_x.get(), in_rows, c.n, c.x_layout, c.ld_pad, c.dtype);
-  const sddmm_dense_t dy = describe(d_y.get(), out_rows, c.n, c.y_layout, c.ld_pad, c.dtype);
-  const sddmm_status_t s = spmm_execute(m.handle, &dx, &dy, c.transpose ? SDDMM_OPERATION_TRANSPOSE : SDDMM_OPERATION_NON_TRANSPOSE, nullptr);
-  INFO("execute: ", sddmm_last_error());
-  REQUIRE(s == SDDMM_STATUS_SUCCESS);
+  const Operand d_x(backend, x, p.features, c.x_layout, c.ld_pad, c.offset);
+  const testkit::DenseMatrix poison{out_rows, c.n, std::vector<double>(static_cast<size_t>(out_rows * c.n), kNaN)};
+  const sddmm_dense_t y_shape = describe(nullptr, out_rows, c.n, c.y_layout, c.ld_pad, p.output);
+  const auto y_init = testkit::write_dense(poison, p.output, c.y_layout, y_shape.ld, kNaN);
+  GuardedBuffer d_y(backend, y_init, c.offset ? testkit::size_of(p.output) : 0);
+  sddmm_dense_t dy = y_shape;
+  dy.data = d_y.get();
+  const auto op = c.transpose ? SDDMM_OPERATION_TRANSPOSE : SDDMM_OPERATION_NON_TRANSPOSE;
+  const sddmm_status_t s = spmm_execute(m.handle, &d_x.desc, &dy, op, nullptr);
+  // Not REQUIRE: a combination the backend refuses fails each case loudly, and the others still run.
+  CHECK_MESSAGE(s == SDDMM_STATUS_SUCCESS, "execute: ", std::string(sddmm_status_string(s)), ": ",
+                std::string(sddmm_last_error()));
+  if (s != SDDMM_STATUS_SUCCESS) return;
   synchronize(backend);
   const auto got = d_y.download();
   CHECK_MESSAGE(d_y.guards_intact(), "y was written outside its extent");
   std::vector<size_t> positions;
   for (int64_t i = 0; i < out_rows; ++i) {
-    for (int64_t j = 0; j < c.n; ++j) positions.push_back(static_cast<size_t>(c.y_layout == SDDMM_LAYOUT_ROW_MAJOR ? i * y_ld + j : j * y_ld + i));
+    for (int64_t j = 0; j < c.n; ++j) {
+      positions.push_back(static_cast<size_t>(c.y_layout == SDDMM_LAYOUT_ROW_MAJOR ? i * dy.ld + j : j * dy.ld + i));
+    }
   }
   std::vector<int64_t> terms(static_cast<size_t>(out_rows) + 1, 0);
-  for (int64_t p = 0; p < c.a.nnz(); ++p) ++terms[static_cast<size_t>(c.transpose ? c.a.col[p] : c.a.row[p])];
+  for (int64_t e = 0; e < c.a.nnz(); ++e) ++terms[static_cast<size_t>(c.transpose ? c.a.col[e] : c.a.row[e])];
   const int64_t max_terms = *std::max_element(terms.begin(), terms.end());
-  check_against_reference(got, c.dtype, testkit::reference_spmm(m.entries, x, c.transpose), max_terms, positions);
+  check_against_reference(got, p.output, Tolerance(backend, p),
+                          testkit::reference_spmm(m.entries, d_x.stored, c.transpose), max_terms, positions);
   // Padding of y must be untouched (still NaN): the library writes only the rows x N window.
-  std::vector<bool> inside(y_init.size() / (c.dtype == SDDMM_DTYPE_FLOAT64 ? 8 : 4), false);
-  for (size_t p : positions) inside[p] = true;
+  const std::vector<double> y_after = testkit::from_storage(got, p.output);
+  std::vector<bool> inside(y_after.size(), false);
+  for (size_t q : positions) inside[q] = true;
   int64_t touched = 0;
-  for (size_t i = 0; i < inside.size(); ++i) touched += !inside[i] && !std::isnan(element(got, c.dtype, i));
+  for (size_t i = 0; i < inside.size(); ++i) touched += !inside[i] && !std::isnan(y_after[i]);
   CHECK_MESSAGE(touched == 0, touched, " elements outside y's window were written");
 }
 

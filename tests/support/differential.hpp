@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "coo.hpp"
+#include "precisions.hpp"
 #include "reference.hpp"
 #include "sddmm.h"
 
@@ -17,14 +18,14 @@ struct SddmmCase {
   std::string name;
   testkit::CooMatrix a;
   int64_t k = 32;
-  sddmm_dtype_t dtype = SDDMM_DTYPE_FLOAT32;
+  Precision precision = {};
   sddmm_index_type_t index_type = SDDMM_INDEX_INT32;
   bool csr = false;  // create from CSR (the COO is sorted by row first; outputs in CSR order)
   sddmm_layout_t x1_layout = SDDMM_LAYOUT_ROW_MAJOR;
   sddmm_layout_t x2_layout = SDDMM_LAYOUT_COL_MAJOR;
   int64_t ld_pad = 0;  // leading dimension = width + ld_pad (the padding holds NaN)
   uint64_t seed = 1;
-  int64_t offset_bytes = 0;          // x1, x2 and out start this many bytes past a 16-byte boundary
+  bool offset = false;               // x1, x2 and out start one element (of their dtype) past a 16-byte boundary
   bool poison_unreferenced = false;  // rows of x1 and columns of x2 that no entry uses hold NaN
 };
 
@@ -33,25 +34,39 @@ struct SpmmCase {
   testkit::CooMatrix a;
   int64_t n = 32;
   bool transpose = false;
-  sddmm_dtype_t dtype = SDDMM_DTYPE_FLOAT32;
+  Precision precision = {};
   sddmm_index_type_t index_type = SDDMM_INDEX_INT32;
   bool csr = false;
   sddmm_layout_t x_layout = SDDMM_LAYOUT_ROW_MAJOR;
   sddmm_layout_t y_layout = SDDMM_LAYOUT_ROW_MAJOR;
   int64_t ld_pad = 0;
   uint64_t seed = 1;
-  int64_t offset_bytes = 0;          // x and y start this many bytes past a 16-byte boundary
+  bool offset = false;               // x and y start one element (of their dtype) past a 16-byte boundary
   bool poison_unreferenced = false;  // rows of x that no entry uses hold NaN
 };
+
+// The library's handle for a matrix: from COO as given, or from the row-sorted COO as CSR, with the
+// values stored in value_dtype (entries holds them as stored, in SDDMM's output order). A failed
+// creation is a failed check that leaves handle NULL.
+struct Created {
+  sddmm_matrix_t handle = nullptr;
+  testkit::CooMatrix entries;
+  Created() = default;
+  Created(const Created&) = delete;
+  Created& operator=(const Created&) = delete;
+  ~Created();
+};
+void create_matrix(sddmm_backend_t backend, const testkit::CooMatrix& given, bool csr, sddmm_index_type_t it,
+                   sddmm_dtype_t value_dtype, Created& out);
 
 // Each runs the case on the backend and asserts (doctest CHECK/REQUIRE) full coverage and accuracy.
 void check_sddmm(sddmm_backend_t backend, const SddmmCase& c);
 void check_spmm(sddmm_backend_t backend, const SpmmCase& c);
 
-// Asserts that element positions[i] of `got` (storage of dtype t) is within rounding of ref.value[i]
+// Asserts that element positions[i] of `got` (storage of dtype t) is within `tolerance` of ref.value[i]
 // (sums of `terms` products), that nothing was left unwritten, and that not all outputs are zero.
-void check_against_reference(const std::vector<unsigned char>& got, sddmm_dtype_t t, const testkit::Reference& ref,
-                             int64_t terms, const std::vector<size_t>& positions);
+void check_against_reference(const std::vector<unsigned char>& got, sddmm_dtype_t t, const Tolerance& tolerance,
+                             const testkit::Reference& ref, int64_t terms, const std::vector<size_t>& positions);
 
 // Deterministic pseudo-random numbers for test data (splitmix64).
 class Rng {
