@@ -36,9 +36,8 @@ struct Record {
   // "" (not asked); "ok"; "unchecked" (no cuSPARSE output to check its samples against); "skipped"
   // (output over the cap, or no memory); "error" (cuBLAS refused); "WRONG" (samples disagree: no time)
   std::string gemm_status;
-  // SDDMM: the share of stored entries in the plan's tensor-core strips (src/core/plan_stats.hpp),
-  // which the tensor-core kernel takes when K is 32, 64, 128 or 256 with these contiguous, aligned
-  // operands, else 0. Null for SpMM.
+  // SDDMM: the share of stored entries the tensor-core kernel takes at this K with these
+  // contiguous, aligned operands (src/core/plan_stats.hpp). Null for SpMM.
   double tensor_core_share = NAN;
   double bytes = 0;  // credited bytes (bytes_model.hpp), with the precision's element sizes
   double ours_gbs = NAN;

@@ -28,9 +28,8 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, const Precision& precision
   record.plan_ms = pattern.plans != nullptr ? pattern.plans->plan_ms() : NAN;
   record.rotation_sets = sets;
   if (pattern.plans != nullptr && m.nnz > 0) {
-    const bool tensor_k = k == 32 || k == 64 || k == 128 || k == 256;
-    const auto entries = static_cast<double>(sddmm::tensor_core_entries(pattern.plans->handle(0)));
-    record.tensor_core_share = tensor_k ? entries / static_cast<double>(m.nnz) : 0.0;
+    const auto entries = static_cast<double>(sddmm::tensor_core_entries(pattern.plans->handle(0), k));
+    record.tensor_core_share = entries / static_cast<double>(m.nnz);
   }
   const cudaStream_t stream = ctx.stream;
   const size_t nnz = static_cast<size_t>(m.nnz);

@@ -4,6 +4,8 @@
 
 namespace sddmm {
 
-int64_t tensor_core_entries(const sddmm_matrix_s* a) { return a != nullptr && a->plan ? a->plan->tensor_core_entries() : 0; }
+int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k) {
+  return a != nullptr && a->plan ? a->plan->tensor_core_entries(k) : 0;
+}
 
 }  // namespace sddmm

@@ -45,7 +45,7 @@ class CudaPlan final : public Plan {
     run_spmm(*pattern_, x, y, transpose, as_stream(stream));
   }
 
-  int64_t tensor_core_entries() const override { return pattern_->tiles.entries; }
+  int64_t tensor_core_entries(int64_t k) const override { return cuda::tensor_core_entries(*pattern_, k); }
 
  private:
   int device_;

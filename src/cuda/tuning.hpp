@@ -22,11 +22,20 @@ constexpr int64_t kSpmmEntriesPerSlice = 8;
 
 // SDDMM, float16/bfloat16: a 16 x 64 block of the matrix (a "unit", cuda/tiles.cuh) goes to the
 // tensor-core kernel when its entries fill at least this share of its 1024 cells; sparser units
-// stay on the CUDA-core kernel, which gathers per entry and does no work for empty cells.
-// Overridable with SDDMM_TC_MIN_DENSITY (0: every unit with an entry; above 1: none). First value,
-// from the cost model (a unit costs 8 * K / 16 mma.sync whatever its occupancy, a gathered entry
-// K * 2 bytes of L2 traffic): to be measured.
-constexpr double kTensorCoreMinDensity = 0.02;
+// stay on the CUDA-core kernel, which gathers per entry and does no work for empty cells. A unit
+// costs 8 * K / 16 mma.sync whatever its occupancy; an entry on CUDA cores K * 2 bytes of L2
+// traffic, so the crossover is a density. Overridable with SDDMM_TC_MIN_DENSITY (0: every unit with
+// an entry; above 1: none). Measured (H200, fp16, K = 256, sweep on 0973021, one kernel per item of
+// one chunk): uniform 8000^2 at 2 % density 0.274 ms on tensor cores vs 0.164 ms on CUDA cores, 3 %
+// 0.270 vs 0.241, 4 % 0.272 vs 0.317, 10 % 0.290 vs 0.777; block-diagonal 0.299 vs 2.20; SBM 1.08 vs
+// 1.38.
+constexpr double kTensorCoreMinDensity = 0.03;
+
+// ... and at K = 32 or 64, where an entry on CUDA cores costs 8x less, the dense units take the
+// tensor cores only when they are this full on average (else every entry stays on CUDA cores).
+// Measured (same run, K = 32): uniform 8000^2 at 3 % 0.058 ms vs 0.041, 4 % 0.059 vs 0.051, 10 %
+// 0.083 vs 0.109; block-diagonal (100 %) 0.145 vs 0.293; SBM 0.234 vs 0.200.
+constexpr double kTensorCoreMinDensitySmallK = 0.08;
 
 // The values as plan creation reads them: the constants above, or the environment variable named
 // beside each when it holds a valid value (for the benchmark's before/after runs).

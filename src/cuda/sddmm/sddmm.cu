@@ -2,6 +2,7 @@
 
 #include "cuda/sddmm/sddmm_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
+#include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
@@ -25,10 +26,16 @@ struct SddmmChoice {
 //    0.274 ms; 2 steps with 4 entries in flight 0.074 ms (bench/RESULTS.md, c3858c3).
 //  - tensor_steps: a float16/bfloat16 plan has its dense 16 x 64 units listed at creation (which:
 //    tuning.hpp, kTensorCoreMinDensity); they take the tensor-core kernel when the operands suit
-//    it (the vector path's layout and alignment, K = 32, 64, 128 or 256) and the CUDA-core kernel
-//    takes the rest of the entries. Otherwise every entry takes the CUDA-core kernel.
+//    it (the vector path's layout and alignment, K = 128 or 256; K = 32 or 64 when the dense units
+//    are kTensorCoreMinDensitySmallK full on average) and the CUDA-core kernel takes the rest of
+//    the entries. Otherwise every entry takes the CUDA-core kernel.
+// K = 32 .. 256 fit the tensor-core kernel's registers; below 128 the dense units must be fuller.
+bool tensor_cores_pay(int64_t k, double dense_density) {
+  return k == 128 || k == 256 || ((k == 32 || k == 64) && dense_density >= kTensorCoreMinDensitySmallK);
+}
+
 template <typename F>
-SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_units) {
+SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_units, double dense_density) {
   constexpr int64_t kStepsPerLane = 2;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
   const int64_t k = x1.cols;
@@ -38,8 +45,7 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool h
   const bool vector = contiguous_k && aligned && k % kVec == 0;
   const int64_t steps = (vector ? k / kVec : k) / kStepsPerLane;
   const int group = lanes_covering(steps);
-  const bool tensor_k = k == 32 || k == 64 || k == 128 || k == 256;
-  const int tensor_steps = has_dense_units && sizeof(F) == 2 && vector && tensor_k ? static_cast<int>(k / 16) : 0;
+  const int tensor_steps = has_dense_units && sizeof(F) == 2 && vector && tensor_cores_pay(k, dense_density) ? static_cast<int>(k / 16) : 0;
   return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group, tensor_steps};
 }
 
@@ -64,7 +70,7 @@ void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, con
   SddmmTensorArgs<P, I> args;
   args.rows = a.rows;
   args.cols = a.cols;
-  args.strips = tiles.strips;
+  args.chunks = tiles.chunks;
   args.unit_key = tiles.unit_key.get();
   args.unit_entries = tiles.unit_entries.get();
   args.item_units = tiles.item_units.get();
@@ -119,7 +125,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_k_stride = x2.row_stride();
   args.x2_col_stride = x2.col_stride();
   args.out = static_cast<typename P::Output*>(out);
-  const SddmmChoice choice = choose_sddmm_kernel<F>(x1, x2, !a.tiles.empty());
+  const SddmmChoice choice = choose_sddmm_kernel<F>(x1, x2, !a.tiles.empty(), a.tiles.density());
   args.group = choice.group;
   if (choice.tensor_steps > 0) {
     run_tensor<P, I>(a, x1, x2, out, choice.tensor_steps, stream);
@@ -144,8 +150,15 @@ void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseVie
   });
 }
 
-#define SDDMM_INSTANTIATE_RUN_SDDMM(V, I) \
-  template void run_sddmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, void*, sddmm_dtype_t, cudaStream_t);
+template <typename V, typename I>
+int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k) {
+  return !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density()) ? a.tiles.entries : 0;
+}
+
+#define SDDMM_INSTANTIATE_RUN_SDDMM(V, I)                                                                                  \
+  template void run_sddmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, void*, sddmm_dtype_t, \
+                                cudaStream_t);                                                                         \
+  template int64_t tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t);
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int32_t)
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int64_t)
 SDDMM_INSTANTIATE_RUN_SDDMM(double, int32_t)

@@ -12,4 +12,9 @@ template <typename V, typename I>
 void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t out_dtype,
                cudaStream_t stream);
 
+// Entries that a call with this K runs on tensor cores, given 16-byte aligned, K-contiguous half
+// operands (the benchmark's report; the choice itself is made per call in run_sddmm).
+template <typename V, typename I>
+int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k);
+
 }  // namespace sddmm::cuda
