@@ -11,33 +11,24 @@
 
 namespace sddmm::cuda {
 
-constexpr int kUnitRows = 16;    // rows of an mma.m16n8k16 tile
-constexpr int kUnitCols = 64;    // columns of X2 a block stages at once: 8 tiles of 8 columns
-constexpr int kBandStrips = 8;   // strips of a band (128 rows): one per warp of a block
-constexpr int kChunksPerItem = 8;  // chunks a work item spans at most (bounds a block's work)
+constexpr int kUnitRows = 16;  // rows of an mma.m16n8k16 tile
+constexpr int kUnitCols = 64;  // columns of X2 a block stages at once: 8 tiles of 8 columns
+constexpr int kUnitsPerItem = 8;  // units of one chunk per work item: one per warp of a block
 
-// Units in ascending key order: by band (strip / 8), then chunk (col / 64), then strip in band. A
-// block of the kernel takes one work item: the dense units of one band in up to kChunksPerItem
-// consecutive-in-key chunks; each warp keeps its strip's rows of X1 in registers across them, and
-// each chunk's columns of X2 are staged once for all the band's strips.
-__host__ __device__ inline int64_t unit_key_of(int64_t strip, int64_t chunk, int64_t chunks) {
-  return ((strip / kBandStrips) * chunks + chunk) * kBandStrips + strip % kBandStrips;
-}
-__host__ __device__ inline int64_t band_of_key(int64_t key, int64_t chunks) { return key / kBandStrips / chunks; }
-__host__ __device__ inline int64_t chunk_of_key(int64_t key, int64_t chunks) { return key / kBandStrips % chunks; }
-
-// The entries of unit u are positions [unit_entries[u], unit_entries[u + 1]) of the unit-ordered
-// entry arrays; every other entry is listed, in plan order, in cuda_core_entries.
+// Dense units in ascending (chunk, strip) order, chunk = col / 64 and strip = row / 16. A block of
+// the kernel takes one work item: up to 8 consecutive dense units of one chunk, which share the
+// staged columns. The entries of unit u are positions [unit_entries[u], unit_entries[u + 1]) of the
+// unit-ordered entry arrays; every other entry is listed, in plan order, in cuda_core_entries.
 template <typename V, typename I>
 struct TensorTiles {
-  DeviceArray<int64_t> unit_key;      // (units) unit_key_of(strip, chunk, chunks), ascending
+  DeviceArray<int64_t> unit_key;      // (units) chunk * strips + strip
   DeviceArray<int64_t> unit_entries;  // (units + 1)
   DeviceArray<int64_t> item_units;    // (items + 1) first unit of each work item
   DeviceArray<I> out_position;        // (entries) where each entry's result goes in the caller's order
   DeviceArray<uint16_t> local;        // (entries) col % 64 * 16 + row % 16
   DeviceArray<V> value;               // (entries) or empty: ones
   DeviceArray<I> cuda_core_entries;   // plan-order entries of the other units
-  int64_t chunks = 0;                 // ceil(cols / 64)
+  int64_t strips = 0;                 // ceil(rows / 16)
   int64_t entries = 0;                // entries in dense units
   int64_t items = 0;
   bool empty() const { return items == 0; }

@@ -35,8 +35,8 @@ struct Bf16 {
 // 200 x 600: rows 0-95 (six strips of 16) hold 40 % of their cells, rows 96-199 0.5 %, so the
 // default threshold sends the 6 x 10 units of the first six strips to the tensor cores and the rest
 // to the CUDA cores. 600 columns = 9 chunks of 64 + 24, and the last strip has 8 rows: partial
-// units; 10 chunks make two work items of the first band (8 + 2 chunks). With the threshold at 0
-// every unit with an entry is dense, and the second band (5 strips) has items of its own.
+// units. With the threshold at 0 every unit with an entry is dense, and a chunk's 13 strips make
+// two work items (8 + 5 units).
 struct Pattern {
   int64_t rows = 200, cols = 600;
   std::vector<int32_t> row, col;

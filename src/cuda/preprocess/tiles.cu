@@ -1,7 +1,7 @@
-// Plan creation, tensor-core part: entries grouped by 16 x 64 unit (a radix sort on the unit key,
-// cuda/tiles.cuh), units counted (run-length encoding), the dense ones listed and packed into work
-// items (one band, up to kChunksPerItem chunks), their entries laid out unit by unit; the entries of
-// the other units listed in plan order for the CUDA-core kernel. Integer work only: deterministic.
+// Plan creation, tensor-core part: entries grouped by 16 x 64 unit (a radix sort on (chunk, strip)),
+// units counted (run-length encoding), the dense ones listed and packed into work items of up to
+// kUnitsPerItem units of one chunk, their entries laid out unit by unit; the entries of the other
+// units listed in plan order for the CUDA-core kernel. Integer work only: deterministic.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
@@ -20,11 +20,11 @@ namespace sddmm::cuda {
 namespace {
 
 template <typename I>
-__global__ void unit_keys_kernel(const I* entry_row, const I* entry_col, int64_t nnz, int64_t chunks,
+__global__ void unit_keys_kernel(const I* entry_row, const I* entry_col, int64_t nnz, int64_t strips,
                                  unsigned long long* keys, I* ids) {
   SDDMM_GRID_STRIDE(e, nnz) {
-    const int64_t strip = static_cast<int64_t>(entry_row[e]) / kUnitRows;
-    keys[e] = static_cast<unsigned long long>(unit_key_of(strip, static_cast<int64_t>(entry_col[e]) / kUnitCols, chunks));
+    const int64_t chunk = static_cast<int64_t>(entry_col[e]) / kUnitCols;
+    keys[e] = static_cast<unsigned long long>(chunk * strips + static_cast<int64_t>(entry_row[e]) / kUnitRows);
     ids[e] = static_cast<I>(e);
   }
 }
@@ -114,9 +114,8 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
                                      const DeviceArray<I>& caller_position, double min_density, cudaStream_t stream) {
   TensorTiles<V, I> t;
   if (nnz == 0 || rows == 0 || cols == 0 || min_density > 1.0) return t;
-  const int64_t strips = (rows + kUnitRows - 1) / kUnitRows;
-  const int64_t bands = (strips + kBandStrips - 1) / kBandStrips;
-  t.chunks = (cols + kUnitCols - 1) / kUnitCols;
+  t.strips = (rows + kUnitRows - 1) / kUnitRows;
+  const int64_t chunks = (cols + kUnitCols - 1) / kUnitCols;
   const double wanted = std::ceil(min_density * kUnitRows * kUnitCols);
   const int64_t min_entries = wanted < 1.0 ? 1 : static_cast<int64_t>(wanted);
 
@@ -126,10 +125,10 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
   {
     DeviceArray<unsigned long long> keys(nnz);
     DeviceArray<I> ids(nnz);
-    unit_keys_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_row.get(), entry_col.get(), nnz, t.chunks,
+    unit_keys_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_row.get(), entry_col.get(), nnz, t.strips,
                                                                              keys.get(), ids.get());
     check_launch("unit_keys_kernel");
-    const int end_bit = significant_bits(bands * t.chunks * kBandStrips);
+    const int end_bit = significant_bits(chunks * t.strips);
     cub_call([&](void* temp, size_t& bytes) {
       return cub::DeviceRadixSort::SortPairs(temp, bytes, keys.get(), sorted_keys.get(), ids.get(), sorted_ids.get(), nnz, 0,
                                              end_bit, stream);
@@ -149,7 +148,7 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
     return cub::DeviceScan::ExclusiveSum(temp, bytes, run_counts.get(), run_begin.get(), runs, stream);
   }, "cub::DeviceScan::ExclusiveSum (units)");
 
-  // The dense units, in key order.
+  // The dense units, in (chunk, strip) order.
   DeviceArray<int64_t> dense_runs(runs);
   DeviceArray<int64_t> d_dense(1);
   cub_call([&](void* temp, size_t& bytes) {
@@ -163,22 +162,16 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
       dense_runs.get(), dense, run_keys.get(), run_counts.get(), run_begin.get(), key.get(), count.get(), source.get());
   check_launch("gather_dense_kernel");
 
-  // Work items on the host: a new item at each new band, and after kChunksPerItem chunks.
+  // Work items on the host: a new item at each new chunk and after kUnitsPerItem units.
   const std::vector<int64_t> h_key = to_host(key, stream);
   const std::vector<int64_t> h_count = to_host(count, stream);
   std::vector<int64_t> unit_entries(static_cast<size_t>(dense) + 1, 0);
   std::vector<int64_t> item_units;
-  int item_chunks = 0;
   for (int64_t d = 0; d < dense; ++d) {
     const size_t i = static_cast<size_t>(d);
     unit_entries[i + 1] = unit_entries[i] + h_count[i];
-    const bool new_band = d == 0 || band_of_key(h_key[i], t.chunks) != band_of_key(h_key[i - 1], t.chunks);
-    const bool new_chunk = new_band || chunk_of_key(h_key[i], t.chunks) != chunk_of_key(h_key[i - 1], t.chunks);
-    if (new_band || (new_chunk && item_chunks == kChunksPerItem)) {
-      item_units.push_back(d);
-      item_chunks = 0;
-    }
-    if (new_chunk) ++item_chunks;
+    const bool new_chunk = d == 0 || h_key[i] / t.strips != h_key[i - 1] / t.strips;
+    if (new_chunk || d - item_units.back() == kUnitsPerItem) item_units.push_back(d);
   }
   item_units.push_back(dense);
   t.entries = unit_entries.back();

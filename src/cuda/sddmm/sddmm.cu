@@ -70,7 +70,7 @@ void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, con
   SddmmTensorArgs<P, I> args;
   args.rows = a.rows;
   args.cols = a.cols;
-  args.chunks = tiles.chunks;
+  args.strips = tiles.strips;
   args.unit_key = tiles.unit_key.get();
   args.unit_entries = tiles.unit_entries.get();
   args.item_units = tiles.item_units.get();

@@ -64,7 +64,7 @@ struct SddmmTensorConfig {
   using Types = P;
   using Feature = typename P::Feature;
   static constexpr int kK = 16 * kKSteps;
-  static constexpr int kWarps = kBandStrips;  // a warp per strip of the block's band
+  static constexpr int kWarps = kUnitsPerItem;  // a warp per unit of the block's work item
   static constexpr int kThreadsPerBlock = 32 * kWarps;
   static constexpr int kTiles = kUnitCols / 8;  // 8-column mma tiles of a unit
   // Elements per staged X2 column: K + 8 puts the 8 columns a B fragment reads in different banks.
@@ -86,8 +86,8 @@ struct SddmmTensorArgs {
   using O = typename P::Output;
   int64_t rows = 0;
   int64_t cols = 0;
-  int64_t chunks = 0;
-  const int64_t* unit_key = nullptr;      // unit_key_of(strip, chunk, chunks)
+  int64_t strips = 0;
+  const int64_t* unit_key = nullptr;      // chunk * strips + strip
   const int64_t* unit_entries = nullptr;  // (units + 1)
   const int64_t* item_units = nullptr;    // (items + 1)
   const I* out_position = nullptr;        // per unit-ordered entry
