@@ -73,9 +73,10 @@ void account_entry(CheckResult& result, const HostMatrix& m, int64_t p, double o
 }  // namespace
 
 CheckResult check_sddmm(const HostMatrix& m, const std::vector<float>& values, int64_t k, sddmm_dtype_t output,
-                        const std::vector<float>& ours, const std::vector<float>& theirs) {
+                        double product_error, const std::vector<float>& ours, const std::vector<float>& theirs) {
   CheckResult result;
-  const Tolerance t = tolerance_for(k, output);
+  Tolerance t = tolerance_for(k, output);
+  t.relative += product_error;
   for (int64_t p = 0; p < m.nnz; ++p) {
     const size_t i = static_cast<size_t>(p);
     account_entry(result, m, p, ours[i], static_cast<double>(theirs[i]) * static_cast<double>(values[i]), t);
@@ -106,11 +107,12 @@ CheckResult check_spmm(const HostMatrix& m, const std::vector<float>& values, in
   return result;
 }
 
-CheckResult check_product_samples(const HostMatrix& m, int64_t k, sddmm_dtype_t output,
+CheckResult check_product_samples(const HostMatrix& m, int64_t k, sddmm_dtype_t output, double product_error,
                                   const std::vector<int64_t>& entries, const std::vector<float>& sampled,
                                   const std::vector<float>& theirs) {
   CheckResult result;
-  const Tolerance t = tolerance_for(k, output);
+  Tolerance t = tolerance_for(k, output);
+  t.relative += product_error;
   for (size_t i = 0; i < entries.size(); ++i) {
     account_entry(result, m, entries[i], sampled[i], theirs[static_cast<size_t>(entries[i])], t);
   }

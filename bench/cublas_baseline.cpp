@@ -52,9 +52,11 @@ cudaDataType cuda_type(sddmm_dtype_t dtype) {
 // n = cols, k = K, D(i, j) = sum_k X1(i, k) X2(k, j) lands at d[i + j * rows].
 void run_gemm(cublasHandle_t handle, const HostMatrix& m, int64_t k, const Precision& p, const void* x1, const void* x2,
               void* d) {
-  const float one = 1.0f, zero = 0.0f;  // CUBLAS_COMPUTE_32F takes float scalars
+  const float one = 1.0f, zero = 0.0f;  // CUBLAS_COMPUTE_32F(_FAST_TF32) takes float scalars
+  const cublasComputeType_t compute =
+      (p.create_flags & SDDMM_CREATE_ALLOW_TF32) != 0 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   BENCH_CUBLAS(cublasGemmEx_64(handle, CUBLAS_OP_T, CUBLAS_OP_N, m.rows, m.cols, k, &one, x1, cuda_type(p.features), k,
-                               x2, cuda_type(p.features), k, &zero, d, cuda_type(p.output), m.rows, CUBLAS_COMPUTE_32F,
+                               x2, cuda_type(p.features), k, &zero, d, cuda_type(p.output), m.rows, compute,
                                CUBLAS_GEMM_DEFAULT));
 }
 
@@ -130,7 +132,8 @@ void measure_gemm(Record& record, const HostMatrix& m, int64_t k, const Precisio
     } else {
       const std::vector<int64_t> entries = sample_entries(m.nnz);
       const CheckResult check = check_product_samples(
-          m, k, precision.output, entries, download_samples(d, m, entries, precision.output, stream), products);
+          m, k, precision.output, product_error(precision), entries,
+          download_samples(d, m, entries, precision.output, stream), products);
       if (!check.pass) {
         return give_up("WRONG", std::to_string(check.bad) + " of " + std::to_string(entries.size()) +
                                     " sampled elements disagree with cuSPARSE, first " + check.first_bad);

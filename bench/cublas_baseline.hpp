@@ -1,6 +1,7 @@
 // The cost of "compute everything, then sample": cuBLAS's dense GEMM of the whole rows x cols
 // product X1 X2, in the case's storage types with fp32 accumulation (CUBLAS_COMPUTE_32F, which for
-// fp32 data means no TF32), timed beside our SDDMM. Picking the stored entries out of the product
+// fp32 data means no TF32; CUBLAS_COMPUTE_32F_FAST_TF32 for the `tf32` precision, where ours may
+// use TF32 too), timed beside our SDDMM. Picking the stored entries out of the product
 // and scaling them by A's values would cost more on top; the time is the GEMM's alone.
 #pragma once
 

@@ -19,7 +19,8 @@ sddmm_dense_t dense(const void* data, int64_t rows, int64_t cols, sddmm_layout_t
 
 }  // namespace
 
-OurPlans::OurPlans(const HostMatrix& m, sddmm_dtype_t value_dtype, int sets, int device, cudaStream_t stream) {
+OurPlans::OurPlans(const HostMatrix& m, sddmm_dtype_t value_dtype, uint32_t flags, int sets, int device,
+                   cudaStream_t stream) {
   const DeviceBuffer row = upload(m.row.data(), m.row.size() * sizeof(int32_t), stream);
   const DeviceBuffer col = upload(m.col.data(), m.col.size() * sizeof(int32_t), stream);
   const DeviceBuffer val = upload_as(m.val, value_dtype, stream);
@@ -32,7 +33,7 @@ OurPlans::OurPlans(const HostMatrix& m, sddmm_dtype_t value_dtype, int sets, int
       sddmm_matrix_t handle = nullptr;
       const auto start = std::chrono::steady_clock::now();
       BENCH_SDDMM(sddmm_create_coo(&handle, m.rows, m.cols, m.nnz, row.get(), col.get(), SDDMM_INDEX_INT32, val.get(),
-                                   value_dtype, SDDMM_BACKEND_CUDA, device, SDDMM_CREATE_DEFAULT, stream));
+                                   value_dtype, SDDMM_BACKEND_CUDA, device, flags, stream));
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
       if (i < sets) {
         handles_.push_back(handle);

@@ -17,11 +17,12 @@ namespace sddmm::bench {
 // One handle per rotation set, all of the same matrix, and the time it takes to create one.
 class OurPlans {
  public:
-  // Creates max(sets, kMinPlanTimings) handles with A's values stored as value_dtype, keeping `sets`,
+  // Creates max(sets, kMinPlanTimings) handles with A's values stored as value_dtype and the create
+  // flags given (SDDMM_CREATE_ALLOW_TF32 or none), keeping `sets`,
   // each timed with a host clock around sddmm_create_coo (which synchronises); plan_ms() is the
   // median, which leaves out the first creation's one-off costs (lazy module loading) unless it is
   // the only one.
-  OurPlans(const HostMatrix& m, sddmm_dtype_t value_dtype, int sets, int device, cudaStream_t stream);
+  OurPlans(const HostMatrix& m, sddmm_dtype_t value_dtype, uint32_t flags, int sets, int device, cudaStream_t stream);
   ~OurPlans();
   OurPlans(const OurPlans&) = delete;
   OurPlans& operator=(const OurPlans&) = delete;

@@ -34,6 +34,7 @@ Format format_of(sddmm_dtype_t dtype) {
 const std::vector<Precision>& precisions() {
   static const std::vector<Precision> all = {
       {"f32", SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT32},
+      {"tf32", SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT32, SDDMM_CREATE_ALLOW_TF32},
       {"f16", SDDMM_DTYPE_FLOAT16, SDDMM_DTYPE_FLOAT16, SDDMM_DTYPE_FLOAT16},
       {"bf16", SDDMM_DTYPE_BFLOAT16, SDDMM_DTYPE_BFLOAT16, SDDMM_DTYPE_BFLOAT16},
       {"f16-f32", SDDMM_DTYPE_FLOAT16, SDDMM_DTYPE_FLOAT32, SDDMM_DTYPE_FLOAT32},
@@ -57,7 +58,11 @@ const Precision& precision_named(const std::string& name) {
 
 std::string describe(const Precision& p) {
   return std::string("features ") + dtype_name(p.features) + ", values " + dtype_name(p.values) + ", outputs " +
-         dtype_name(p.output);
+         dtype_name(p.output) + ((p.create_flags & SDDMM_CREATE_ALLOW_TF32) != 0 ? ", TF32 allowed" : "");
+}
+
+double product_error(const Precision& p) {
+  return (p.create_flags & SDDMM_CREATE_ALLOW_TF32) != 0 ? std::ldexp(1.0, -10) + std::ldexp(1.0, -22) : 0.0;
 }
 
 const char* dtype_name(sddmm_dtype_t dtype) {

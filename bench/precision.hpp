@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,18 +14,20 @@
 namespace sddmm::bench {
 
 struct Precision {
-  std::string name;  // on the command line and in the results: "f32", "f16", "bf16", "f16-f32", "bf16-f32"
+  std::string name;  // on the command line and in the results: "f32", "tf32", "f16", "bf16", "f16-f32", "bf16-f32"
   sddmm_dtype_t features;
   sddmm_dtype_t values;
   sddmm_dtype_t output;
+  uint32_t create_flags = SDDMM_CREATE_DEFAULT;  // tf32: fp32 data, plans made with SDDMM_CREATE_ALLOW_TF32
 
   bool is_f32() const {
-    return features == SDDMM_DTYPE_FLOAT32 && values == SDDMM_DTYPE_FLOAT32 && output == SDDMM_DTYPE_FLOAT32;
+    return features == SDDMM_DTYPE_FLOAT32 && values == SDDMM_DTYPE_FLOAT32 && output == SDDMM_DTYPE_FLOAT32 &&
+           create_flags == SDDMM_CREATE_DEFAULT;
   }
 };
 
-// Every combination --dtype accepts, fp32 first: one type throughout (fp32, fp16, bf16), and half
-// features with fp32 values and outputs.
+// Every combination --dtype accepts, fp32 first: one type throughout (fp32, fp16, bf16), fp32 with
+// TF32 allowed, and half features with fp32 values and outputs.
 const std::vector<Precision>& precisions();
 const Precision& f32_precision();
 // Throws std::invalid_argument naming the accepted combinations.
@@ -43,5 +46,9 @@ double smallest_subnormal(sddmm_dtype_t dtype);
 double overflow_threshold(sddmm_dtype_t dtype);
 
 ElementBytes element_bytes(const Precision& precision);
+
+// Relative error the library may add to each product beyond fp32 arithmetic: 2^-10 + 2^-22 with
+// TF32 allowed (each factor rounded to 11 significant bits), else 0.
+double product_error(const Precision& precision);
 
 }  // namespace sddmm::bench

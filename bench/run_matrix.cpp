@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "bytes_model.hpp"
 #include "convert.hpp"
@@ -41,13 +42,17 @@ std::string case_name(const CasePlan& c) {
   return std::string(op_name(c.op)) + " K=" + std::to_string(c.k) + " " + c.precision.name;
 }
 
-// Value types of the requested precisions, each once: our plans are made once per value type.
-int value_types(const Options& options) {
-  std::vector<sddmm_dtype_t> types;
+// Our plans are made once per value type and create flags (the plan's kind).
+using PlanKind = std::pair<sddmm_dtype_t, uint32_t>;
+PlanKind plan_kind(const Precision& p) { return {p.values, p.create_flags}; }
+
+// Kinds of plan the requested precisions need, each once.
+int plan_kinds(const Options& options) {
+  std::vector<PlanKind> kinds;
   for (const Precision& p : options.precisions) {
-    if (std::find(types.begin(), types.end(), p.values) == types.end()) types.push_back(p.values);
+    if (std::find(kinds.begin(), kinds.end(), plan_kind(p)) == kinds.end()) kinds.push_back(plan_kind(p));
   }
-  return static_cast<int>(types.size());
+  return static_cast<int>(kinds.size());
 }
 
 // Bytes of the pattern copies: our plans, the CSR copies, and the COO arrays uploaded to create them.
@@ -73,17 +78,18 @@ double case_bytes(const HostMatrix& m, const CasePlan& c) {
   return c.sets * per_set + (f32 ? 0 : (rows + cols) * k * 8 + nnz * 12);
 }
 
-// Our plans for each value type, made when a case first needs them. A refusal (a value type the
-// library does not offer yet) is kept and handed to every case of that type.
+// Our plans for each kind (value type, create flags), made when a case first needs them. A refusal
+// (a value type the library does not offer yet) is kept and handed to every case of that kind.
 class PlanCache {
  public:
   PlanCache(const HostMatrix& m, int sets, const CaseContext& ctx) : m_(m), sets_(sets), ctx_(ctx) {}
 
-  PatternSets pattern(sddmm_dtype_t values, const std::vector<CsrArrays>& csr) {
-    auto found = entries_.find(values);
-    if (found == entries_.end()) found = entries_.emplace(values, make(values)).first;
+  PatternSets pattern(const Precision& precision, const std::vector<CsrArrays>& csr) {
+    const PlanKind kind = plan_kind(precision);
+    auto found = entries_.find(kind);
+    if (found == entries_.end()) found = entries_.emplace(kind, make(kind)).first;
     const Entry& e = found->second;
-    return {e.plans.get(), e.error, csr, values == SDDMM_DTYPE_FLOAT32 ? m_.val : e.values};
+    return {e.plans.get(), e.error, csr, kind.first == SDDMM_DTYPE_FLOAT32 ? m_.val : e.values};
   }
 
  private:
@@ -93,11 +99,13 @@ class PlanCache {
     std::vector<float> values;  // A's values rounded to the value type, if not fp32
   };
 
-  Entry make(sddmm_dtype_t values) {
+  Entry make(PlanKind kind) {
     Entry e;
-    const std::string what = values == SDDMM_DTYPE_FLOAT32 ? "" : std::string(" (") + dtype_name(values) + " values)";
+    const sddmm_dtype_t values = kind.first;
+    std::string what = values == SDDMM_DTYPE_FLOAT32 ? "" : std::string(" (") + dtype_name(values) + " values)";
+    if ((kind.second & SDDMM_CREATE_ALLOW_TF32) != 0) what += " (TF32 allowed)";
     try {
-      e.plans = std::make_unique<OurPlans>(m_, values, sets_, ctx_.device.device, ctx_.stream);
+      e.plans = std::make_unique<OurPlans>(m_, values, kind.second, sets_, ctx_.device.device, ctx_.stream);
       ctx_.log("  plan creation" + what + " " + fixed(e.plans->plan_ms(), 3) + " ms; " + std::to_string(sets_) +
                " copies of the pattern for L2 rotation");
     } catch (const LibraryError& error) {
@@ -111,7 +119,7 @@ class PlanCache {
   const HostMatrix& m_;
   int sets_;
   const CaseContext& ctx_;
-  std::map<sddmm_dtype_t, Entry> entries_;
+  std::map<PlanKind, Entry> entries_;
 };
 
 Record failed_record(const HostMatrix& m, const CasePlan& c, const std::string& status, const std::string& why) {
@@ -190,7 +198,7 @@ std::vector<Record> run_matrix(const HostMatrix& m, const CaseContext& ctx) {
     return records;
   };
   if (m.nnz == 0) return fail_all("skipped", "no entries");
-  const double needed = pattern_bytes(m, pattern_sets, value_types(ctx.options));
+  const double needed = pattern_bytes(m, pattern_sets, plan_kinds(ctx.options));
   const double free_bytes = static_cast<double>(free_device_memory());
   if (needed > kUsableMemory * free_bytes) {
     return fail_all("skipped",
@@ -203,7 +211,7 @@ std::vector<Record> run_matrix(const HostMatrix& m, const CaseContext& ctx) {
     for (const CasePlan& c : plans) {
       Record record;
       try {
-        record = run_case(m, c, our_plans.pattern(c.precision.values, csr), ctx);
+        record = run_case(m, c, our_plans.pattern(c.precision, csr), ctx);
       } catch (const DeviceOutOfMemory& e) {
         record = failed_record(m, c, "skipped", e.what());
       } catch (const LibraryError& e) {

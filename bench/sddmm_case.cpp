@@ -71,10 +71,10 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, const Precision& precision
     add_note(record, first.error);
   } else {
     if (reference) {
-      record_check(record, check_sddmm(m, pattern.values, k, precision.output, first.output, products));
+      record_check(record, check_sddmm(m, pattern.values, k, precision.output, product_error(precision), first.output, products));
       if (!f32) {
         const std::vector<float> exact = cusparse_once(m, k, pattern.csr, x1.exact(), x2.exact(), ctx);
-        record.max_rel_error_vs_f32 = check_sddmm(m, m.val, k, precision.output, first.output, exact).max_rel_error;
+        record.max_rel_error_vs_f32 = check_sddmm(m, m.val, k, precision.output, product_error(precision), first.output, exact).max_rel_error;
       }
     } else {
       record.status = "no-ref";

@@ -38,7 +38,8 @@ struct DevicePattern {
   int64_t heavy_threshold = 0;       // entries above which an outer index is heavy
   int64_t entries_per_slice = 0;     // SpMM: mean light-row entries per lane group for a warp per row
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (persistent grids)
-  TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (half values on sm_80+ only)
+  TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
+  bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32
 };
 
 // Validates the caller's device arrays (indices in range, CSR offsets monotone from 0 to nnz) on the

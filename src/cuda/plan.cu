@@ -20,6 +20,7 @@ class CudaPlan final : public Plan {
   CudaPlan(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) : device_(info.device_id) {
     DeviceGuard guard(device_);
     pattern_ = std::make_unique<DevicePattern<T, I>>(build_device_pattern<T, I>(info, input, stream));
+    if (!pattern_->tiles.empty()) prepare_tensor_cores<T, I>(pattern_->allow_tf32);
   }
 
   ~CudaPlan() override {

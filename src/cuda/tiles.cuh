@@ -1,8 +1,8 @@
 // The tensor-core part of a plan: the 16-row x 64-column blocks ("units") of the matrix that hold
 // enough entries for mma.sync to beat gathering them one by one, with their entries listed unit by
 // unit. Only stored entries are kept; no dense rows x cols array exists. Built at creation for
-// float16/bfloat16 values only (the tensor-core kernel takes half features and half values; float32
-// and float64 plans never pay for it).
+// float16/bfloat16 and float32 values (the tensor-core kernel takes features of the values' type;
+// which plans: lists_tensor_core_units in preprocess/compress.cu); float64 plans never pay for it.
 #pragma once
 
 #include <cstdint>

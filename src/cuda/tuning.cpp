@@ -14,18 +14,30 @@ int64_t env_count(const char* name, int64_t fallback) {
   return end != env && *end == '\0' && v >= 0 ? v : fallback;
 }
 
+// The value of environment variable `name` when it is a number >= 0, else `fallback`.
+double env_fraction(const char* name, double fallback) {
+  const char* env = std::getenv(name);
+  if (env == nullptr) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(env, &end);
+  return end != env && *end == '\0' && v >= 0.0 ? v : fallback;
+}
+
 }  // namespace
 
 int64_t spmm_heavy_row_entries() { return env_count("SDDMM_SPMM_HEAVY_ROW_ENTRIES", kSpmmHeavyRowEntries); }
 
 int64_t spmm_entries_per_slice() { return env_count("SDDMM_SPMM_ENTRIES_PER_SLICE", kSpmmEntriesPerSlice); }
 
-double tensor_core_min_density() {
-  const char* env = std::getenv("SDDMM_TC_MIN_DENSITY");
-  if (env == nullptr) return kTensorCoreMinDensity;
-  char* end = nullptr;
-  const double v = std::strtod(env, &end);
-  return end != env && *end == '\0' && v >= 0.0 ? v : kTensorCoreMinDensity;
+double tensor_core_min_density() { return env_fraction("SDDMM_TC_MIN_DENSITY", kTensorCoreMinDensity); }
+
+double tensor_core_min_density_float32() {
+  return env_fraction("SDDMM_TC_MIN_DENSITY_F32", kTensorCoreMinDensityFloat32);
+}
+
+bool float32_tensor_cores() {
+  const int64_t v = env_count("SDDMM_F32_TENSOR_CORES", kFloat32TensorCores ? 1 : 0);
+  return v == 1 || (v != 0 && kFloat32TensorCores);
 }
 
 }  // namespace sddmm::cuda

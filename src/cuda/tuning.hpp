@@ -36,10 +36,23 @@ constexpr double kTensorCoreMinDensity = 0.03;
 // 0.083 vs 0.109; block-diagonal (100 %) 0.145 vs 0.293; SBM 0.234 vs 0.200.
 constexpr double kTensorCoreMinDensitySmallK = 0.08;
 
+// SDDMM, float32: plans list their dense units for the tensor-core kernel, which computes them in
+// the float32-accurate TF32 split (three mma per step; sddmm_config.cuh) - or in plain TF32 when the
+// plan was created with SDDMM_CREATE_ALLOW_TF32, whatever this says. Overridable with
+// SDDMM_F32_TENSOR_CORES (0 or 1). Measured: not yet (first device run of this change).
+constexpr bool kFloat32TensorCores = true;
+
+// ... and the share of a unit's cells that must hold entries for it to go to the tensor cores in
+// float32 (the split costs three mma per step, a float32 entry on CUDA cores twice the bytes of a
+// half one). Overridable with SDDMM_TC_MIN_DENSITY_F32. Measured: not yet.
+constexpr double kTensorCoreMinDensityFloat32 = 0.05;
+
 // The values as plan creation reads them: the constants above, or the environment variable named
 // beside each when it holds a valid value (for the benchmark's before/after runs).
 int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
+double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
+bool float32_tensor_cores();  // SDDMM_F32_TENSOR_CORES
 
 }  // namespace sddmm::cuda

@@ -1,8 +1,10 @@
-// The tensor-core SDDMM path of float16/bfloat16 plans: 16 x 64 units dense enough go to mma.sync,
-// the other entries to the CUDA-core kernel. Checked entry by entry against a float64 reference
-// computed from the same half-precision inputs, on a matrix with dense and sparse units, a last
+// The tensor-core SDDMM path: 16 x 64 units dense enough go to mma.sync, the other entries to the
+// CUDA-core kernel. float16/bfloat16 plans, float32 plans (the float32-accurate TF32 split) and
+// float32 plans created with SDDMM_CREATE_ALLOW_TF32 (plain TF32). Checked entry by entry against a
+// float64 reference computed from the same inputs, on a matrix with dense and sparse units, a last
 // strip and chunk that are partial, entries in shuffled caller order, with and without values, K on
-// and off the tensor-core list, and the density threshold forced both ways (SDDMM_TC_MIN_DENSITY).
+// and off the tensor-core list, and the density threshold forced both ways (SDDMM_TC_MIN_DENSITY,
+// SDDMM_TC_MIN_DENSITY_F32).
 #if defined(SDDMM_TESTS_HAVE_CUDA)  // the half types come from the CUDA toolkit's headers
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -21,15 +23,41 @@
 
 namespace {
 
+// kUnitRoundoff: rounding of the result to the output type. kProductError: relative error of one
+// product as the tensor cores form it (half products are exact in float32; the TF32 split drops
+// small x small and rounds the small parts, about 3 * 2^-22; plain TF32 rounds each factor to 11
+// significant bits, 2^-11 each). kThresholdVariable: the environment variable of its threshold.
 struct Fp16 {
   using Type = __half;
   static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_FLOAT16;
-  static constexpr double kUnitRoundoff = 1.0 / 2048;  // 2^-11
+  static constexpr uint32_t kFlags = SDDMM_CREATE_DEFAULT;
+  static constexpr double kUnitRoundoff = 0x1p-11;
+  static constexpr double kProductError = 0.0;
+  static constexpr const char* kThresholdVariable = "SDDMM_TC_MIN_DENSITY";
 };
 struct Bf16 {
   using Type = __nv_bfloat16;
   static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_BFLOAT16;
-  static constexpr double kUnitRoundoff = 1.0 / 256;  // 2^-8
+  static constexpr uint32_t kFlags = SDDMM_CREATE_DEFAULT;
+  static constexpr double kUnitRoundoff = 0x1p-8;
+  static constexpr double kProductError = 0.0;
+  static constexpr const char* kThresholdVariable = "SDDMM_TC_MIN_DENSITY";
+};
+struct Fp32Split {
+  using Type = float;
+  static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_FLOAT32;
+  static constexpr uint32_t kFlags = SDDMM_CREATE_DEFAULT;
+  static constexpr double kUnitRoundoff = 0x1p-24;
+  static constexpr double kProductError = 0x1p-20;
+  static constexpr const char* kThresholdVariable = "SDDMM_TC_MIN_DENSITY_F32";
+};
+struct Tf32 {
+  using Type = float;
+  static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_FLOAT32;
+  static constexpr uint32_t kFlags = SDDMM_CREATE_ALLOW_TF32;
+  static constexpr double kUnitRoundoff = 0x1p-24;
+  static constexpr double kProductError = 0x1p-10 + 0x1p-22;
+  static constexpr const char* kThresholdVariable = "SDDMM_TC_MIN_DENSITY_F32";
 };
 
 // 200 x 600: rows 0-95 (six strips of 16) hold 40 % of their cells, rows 96-199 0.5 %, so the
@@ -74,9 +102,32 @@ double to_double(T x) {
   return static_cast<double>(static_cast<float>(x));
 }
 
-// Runs one SDDMM on the GPU and checks every entry against the float64 reference.
+// Sets (or, given nullptr, leaves alone) an environment variable for one plan creation.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(value != nullptr ? name : nullptr) {
+    if (name_ != nullptr) setenv(name_, value, 1);
+  }
+  ~ScopedEnv() {
+    if (name_ != nullptr) unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
+struct Outcome {
+  std::vector<double> out;  // the outputs, widened
+  double max_relative = 0;  // largest |error| / (|value| * sum of |terms|) over the entries
+};
+
+// Runs one SDDMM on the GPU and checks every entry against the float64 reference. `env`, when not
+// nullptr, is set during plan creation to `env_value`.
 template <typename H>
-void check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* min_density) {
+Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* min_density,
+                    const char* env = nullptr, const char* env_value = nullptr) {
   using T = typename H::Type;
   CAPTURE(k);
   CAPTURE(with_values);
@@ -95,12 +146,15 @@ void check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* min_
   const std::vector<T> poison(static_cast<size_t>(nnz), T(NAN));
   Buffer d_out = Buffer::from(SDDMM_BACKEND_CUDA, poison);
 
-  if (min_density != nullptr) setenv("SDDMM_TC_MIN_DENSITY", min_density, 1);
   sddmm_matrix_t a = nullptr;
-  const sddmm_status_t created =
-      sddmm_create_coo(&a, p.rows, p.cols, nnz, d_row.get(), d_col.get(), SDDMM_INDEX_INT32,
-                       with_values ? d_values.get() : nullptr, H::kDtype, SDDMM_BACKEND_CUDA, 0, 0, nullptr);
-  if (min_density != nullptr) unsetenv("SDDMM_TC_MIN_DENSITY");
+  sddmm_status_t created = SDDMM_STATUS_INTERNAL_ERROR;
+  {
+    const ScopedEnv threshold(H::kThresholdVariable, min_density);
+    const ScopedEnv other(env, env_value);
+    created = sddmm_create_coo(&a, p.rows, p.cols, nnz, d_row.get(), d_col.get(), SDDMM_INDEX_INT32,
+                               with_values ? d_values.get() : nullptr, H::kDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
+                               nullptr);
+  }
   REQUIRE_MESSAGE(created == SDDMM_STATUS_SUCCESS, sddmm_last_error());
   const sddmm_dense_t dx1{d_x1.get(), p.rows, k, ld1, SDDMM_LAYOUT_ROW_MAJOR, H::kDtype};
   const sddmm_dense_t dx2{d_x2.get(), k, p.cols, k, SDDMM_LAYOUT_COL_MAJOR, H::kDtype};
@@ -108,6 +162,7 @@ void check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* min_
   const std::vector<T> out = d_out.to_host<T>(static_cast<size_t>(nnz));
   sddmm_destroy(a);
 
+  Outcome outcome;
   int64_t bad = 0;
   for (int64_t e = 0; e < nnz; ++e) {
     double dot = 0.0, magnitude = 0.0;
@@ -118,15 +173,20 @@ void check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* min_
     }
     const double scale = with_values ? to_double(values[static_cast<size_t>(e)]) : 1.0;
     const double want = scale * dot;
-    // Rounding to the output format, plus float32 accumulation over K terms.
-    const double tolerance = H::kUnitRoundoff * std::fabs(want) + scale * magnitude * static_cast<double>(k) * 0x1p-23 + 1e-30;
+    // Rounding to the output format, the products as the arithmetic forms them, float32
+    // accumulation over K terms.
+    const double tolerance = H::kUnitRoundoff * std::fabs(want) +
+                             scale * magnitude * (static_cast<double>(k) * 0x1p-23 + H::kProductError) + 1e-30;
     const double got = to_double(out[static_cast<size_t>(e)]);
+    outcome.out.push_back(got);
+    if (magnitude > 0) outcome.max_relative = std::max(outcome.max_relative, std::fabs(got - want) / (scale * magnitude));
     if (!(std::fabs(got - want) <= tolerance)) {
       if (bad < 5) MESSAGE("entry " << e << " (" << p.row[e] << ", " << p.col[e] << "): got " << got << ", want " << want);
       ++bad;
     }
   }
   CHECK(bad == 0);
+  return outcome;
 }
 
 template <typename H>
@@ -142,10 +202,37 @@ void check_tensor_core_paths() {
   check_sddmm<H>(p, 128, true, "2");  // no unit: all on the CUDA cores
 }
 
+// float32 plans: every path within its bound (check_tensor_core_paths<Fp32Split / Tf32>), and each
+// arithmetic really ran where it should:
+//  - the default split differs from the CUDA-core kernel (SDDMM_F32_TENSOR_CORES=0) somewhere in the
+//    last bits (another summation order), yet stays within float32's error: at K = 32 no entry is
+//    off by more than 2^-17 of its terms' magnitude, which TF32 (2^-11 per factor) would pass;
+//  - with SDDMM_CREATE_ALLOW_TF32 the dense units show TF32's error (some entry beyond 2^-17),
+//    and the sparse rows (CUDA cores) float32's.
+void check_float32_arithmetic() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  const Pattern p = make_pattern(2027);
+  for (const int64_t k : {32, 256}) {
+    CAPTURE(k);
+    const Outcome split = check_sddmm<Fp32Split>(p, k, true, nullptr);
+    const Outcome cuda_cores = check_sddmm<Fp32Split>(p, k, true, nullptr, "SDDMM_F32_TENSOR_CORES", "0");
+    REQUIRE(split.out.size() == cuda_cores.out.size());
+    size_t differ = 0;
+    for (size_t e = 0; e < split.out.size(); ++e) differ += split.out[e] != cuda_cores.out[e] ? 1 : 0;
+    CHECK(differ > 0);
+    if (k == 32) CHECK(split.max_relative < 0x1p-17);
+    const Outcome tf32 = check_sddmm<Tf32>(p, k, true, nullptr);
+    CHECK(tf32.max_relative > 0x1p-17);
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, float16") { check_tensor_core_paths<Fp16>(); }
   TEST_CASE("gpu: tensor-core SDDMM, bfloat16") { check_tensor_core_paths<Bf16>(); }
+  TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split)") { check_tensor_core_paths<Fp32Split>(); }
+  TEST_CASE("gpu: tensor-core SDDMM, float32 with SDDMM_CREATE_ALLOW_TF32") { check_tensor_core_paths<Tf32>(); }
+  TEST_CASE("gpu: tensor-core SDDMM, float32: each arithmetic where it belongs") { check_float32_arithmetic(); }
 }
 #endif  // SDDMM_TESTS_HAVE_CUDA

@@ -232,7 +232,17 @@ void build_csc(DevicePattern<T, I>& p, cudaStream_t stream) {
   }
 }
 
-// mma.sync with float16/bfloat16 inputs and float32 sums needs compute capability 8.0.
+// Which plans list dense units for the tensor-core SDDMM: float16/bfloat16 ones, and float32 ones
+// (TF32 arithmetic when allowed, else the float32-accurate split: sddmm_config.cuh) unless
+// float32_tensor_cores() is off. float64 has no tensor-core path.
+template <typename T>
+bool lists_tensor_core_units(bool allow_tf32) {
+  if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) return true;
+  if constexpr (std::is_same_v<T, float>) return allow_tf32 || float32_tensor_cores();
+  return false;
+}
+
+// mma.sync with float16/bfloat16/TF32 inputs and float32 sums needs compute capability 8.0.
 bool has_tensor_cores(int device) {
   int major = 0;
   check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
@@ -292,11 +302,11 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.resident_blocks = resident_blocks(info.device_id);
   p.row_split = split_by_length<I>(p.row_offsets, info.rows, nnz, p.heavy_threshold, stream);
   p.col_split = split_by_length<I>(p.col_offsets, info.cols, nnz, p.heavy_threshold, stream);
-  if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) {
-    if (has_tensor_cores(info.device_id)) {
-      p.tiles = build_tensor_tiles<T, I>(info.rows, info.cols, nnz, p.entry_row, p.entry_col, p.entry_value,
-                                         p.caller_position, tensor_core_min_density(), stream);
-    }
+  p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
+  if (lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id)) {
+    const double min_density = std::is_same_v<T, float> ? tensor_core_min_density_float32() : tensor_core_min_density();
+    p.tiles = build_tensor_tiles<T, I>(info.rows, info.cols, nnz, p.entry_row, p.entry_col, p.entry_value,
+                                       p.caller_position, min_density, stream);
   }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
   return p;

@@ -205,6 +205,8 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
   template TensorTiles<V, I> build_tensor_tiles<V, I>(int64_t, int64_t, int64_t, const DeviceArray<I>&,                 \
                                                       const DeviceArray<I>&, const DeviceArray<V>&, const DeviceArray<I>&, \
                                                       double, cudaStream_t);
+SDDMM_INSTANTIATE_TILES(float, int32_t)
+SDDMM_INSTANTIATE_TILES(float, int64_t)
 SDDMM_INSTANTIATE_TILES(__half, int32_t)
 SDDMM_INSTANTIATE_TILES(__half, int64_t)
 SDDMM_INSTANTIATE_TILES(__nv_bfloat16, int32_t)

@@ -1,5 +1,7 @@
 #include "cuda/sddmm/sddmm.cuh"
 
+#include <type_traits>
+
 #include "cuda/sddmm/sddmm_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
 #include "cuda/tuning.hpp"
@@ -11,8 +13,8 @@ enum class SddmmKernel { kVector16, kStrided };
 
 struct SddmmChoice {
   SddmmKernel kernel;
-  int group;            // lanes per entry
-  int tensor_steps;     // > 0: the plan's dense units go to the tensor-core kernel, K = 16 * tensor_steps
+  int group;     // lanes per entry
+  bool tensor;   // the plan's dense units go to the tensor-core kernel, the other entries to `kernel`
 };
 
 // The one place that picks the SDDMM kernels for a call.
@@ -24,17 +26,17 @@ struct SddmmChoice {
 //    and each lane has a couple of loads per entry besides the kEntriesPerGroup in flight.
 //    Measured (H200, uniform 8000^2 640k, K = 128): 1 step per lane with 1 entry in flight
 //    0.274 ms; 2 steps with 4 entries in flight 0.074 ms (bench/RESULTS.md, c3858c3).
-//  - tensor_steps: a float16/bfloat16 plan has its dense 16 x 64 units listed at creation (which:
-//    tuning.hpp, kTensorCoreMinDensity); they take the tensor-core kernel when the operands suit
-//    it (the vector path's layout and alignment, K = 128 or 256; K = 32 or 64 when the dense units
-//    are kTensorCoreMinDensitySmallK full on average) and the CUDA-core kernel takes the rest of
-//    the entries. Otherwise every entry takes the CUDA-core kernel.
+//  - tensor: a plan may list its dense 16 x 64 units at creation (float16/bfloat16 values, and
+//    float32 values: cuda/tiles.cuh; which units: tuning.hpp). They take the tensor-core kernel when
+//    the features are of the values' type, the operands suit it (the vector path's layout and
+//    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
+//    every entry takes the CUDA-core kernel.
 // K = 32 .. 256 fit the tensor-core kernel's registers; below 128 the dense units must be fuller.
 bool tensor_cores_pay(int64_t k, double dense_density) {
   return k == 128 || k == 256 || ((k == 32 || k == 64) && dense_density >= kTensorCoreMinDensitySmallK);
 }
 
-template <typename F>
+template <typename F, typename V>
 SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_units, double dense_density) {
   constexpr int64_t kStepsPerLane = 2;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -45,8 +47,8 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool h
   const bool vector = contiguous_k && aligned && k % kVec == 0;
   const int64_t steps = (vector ? k / kVec : k) / kStepsPerLane;
   const int group = lanes_covering(steps);
-  const int tensor_steps = has_dense_units && sizeof(F) == 2 && vector && tensor_cores_pay(k, dense_density) ? static_cast<int>(k / 16) : 0;
-  return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group, tensor_steps};
+  const bool tensor = has_dense_units && std::is_same_v<F, V> && vector && tensor_cores_pay(k, dense_density);
+  return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group, tensor};
 }
 
 // A persistent grid: as many blocks as fit on the GPU at once (fewer for small problems), each
@@ -61,7 +63,8 @@ void launch(const SddmmArgs<typename Config::Types, I>& args, int resident_block
   check_launch("sddmm_entry_kernel");
 }
 
-// The dense units on tensor cores: a block per work item (cuda/tiles.cuh).
+// The dense units on tensor cores: a block per work item (cuda/tiles.cuh). The kernel's
+// shared-memory size was allowed at plan creation (prepare_tensor_cores).
 template <typename Config, typename I>
 void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
                    void* out, cudaStream_t stream) {
@@ -83,28 +86,49 @@ void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, con
   args.x2_ld = x2.ld;
   args.out = static_cast<typename P::Output*>(out);
   if (tiles.items >= (int64_t{1} << 31)) fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: too many tensor-core work items for one launch");
-  // More than the default 48 KiB of shared memory for K = 256; a per-function attribute, set before
-  // each launch because it belongs to the current device's context.
-  check(cudaFuncSetAttribute(sddmm_tensor_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             static_cast<int>(Config::kSharedBytes)),
-        "cudaFuncSetAttribute (sddmm_tensor_kernel)");
   sddmm_tensor_kernel<Config, I><<<static_cast<unsigned>(tiles.items), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args);
   check_launch("sddmm_tensor_kernel");
 }
 
+// Calls fn(SddmmTensorConfig<Precision<V, V, V>, K, arithmetic>{}) for the call's K and the plan's
+// arithmetic (float16/bfloat16: kHalf; float32 plans made with SDDMM_CREATE_ALLOW_TF32: kTf32, other
+// float32 plans: kTf32Split, float32 accuracy); false when there is no such kernel.
+template <typename V, typename Fn>
+bool with_tensor_config(int64_t k, bool allow_tf32, Fn&& fn) {
+  using P = Precision<V, V, V>;
+  const auto for_arithmetic = [&](auto arithmetic) {
+    constexpr TensorArithmetic kArith = decltype(arithmetic)::value;
+    switch (k) {
+      case 32: fn(SddmmTensorConfig<P, 32, kArith>{}); return true;
+      case 64: fn(SddmmTensorConfig<P, 64, kArith>{}); return true;
+      case 128: fn(SddmmTensorConfig<P, 128, kArith>{}); return true;
+      case 256: fn(SddmmTensorConfig<P, 256, kArith>{}); return true;
+      default: return false;
+    }
+  };
+  using Half = std::integral_constant<TensorArithmetic, TensorArithmetic::kHalf>;
+  using Tf32 = std::integral_constant<TensorArithmetic, TensorArithmetic::kTf32>;
+  using Split = std::integral_constant<TensorArithmetic, TensorArithmetic::kTf32Split>;
+  if constexpr (sizeof(V) == 2) {
+    return for_arithmetic(Half{});
+  } else if constexpr (std::is_same_v<V, float>) {
+    return allow_tf32 ? for_arithmetic(Tf32{}) : for_arithmetic(Split{});
+  } else {
+    return false;
+  }
+}
+
 template <typename P, typename I>
 void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2, void* out,
-                int tensor_steps, cudaStream_t stream) {
-  if constexpr (sizeof(typename P::Feature) == 2 && std::is_same_v<typename P::Feature, typename P::Value>) {
-    switch (tensor_steps) {
-      case 2: launch_tensor<SddmmTensorConfig<P, 2>, I>(a, x1, x2, out, stream); return;
-      case 4: launch_tensor<SddmmTensorConfig<P, 4>, I>(a, x1, x2, out, stream); return;
-      case 8: launch_tensor<SddmmTensorConfig<P, 8>, I>(a, x1, x2, out, stream); return;
-      case 16: launch_tensor<SddmmTensorConfig<P, 16>, I>(a, x1, x2, out, stream); return;
-      default: break;
-    }
+                cudaStream_t stream) {
+  using V = typename P::Value;
+  bool launched = false;
+  if constexpr (std::is_same_v<P, Precision<V, V, V>>) {
+    launched = with_tensor_config<V>(x1.cols, a.allow_tf32, [&](auto config) {
+      launch_tensor<decltype(config), I>(a, x1, x2, out, stream);
+    });
   }
-  fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: no tensor-core kernel for K = ", 16 * tensor_steps);
+  if (!launched) fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: no tensor-core kernel for K = ", x1.cols);
 }
 
 template <typename P, typename I>
@@ -125,10 +149,10 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_k_stride = x2.row_stride();
   args.x2_col_stride = x2.col_stride();
   args.out = static_cast<typename P::Output*>(out);
-  const SddmmChoice choice = choose_sddmm_kernel<F>(x1, x2, !a.tiles.empty(), a.tiles.density());
+  const SddmmChoice choice = choose_sddmm_kernel<F, typename P::Value>(x1, x2, !a.tiles.empty(), a.tiles.density());
   args.group = choice.group;
-  if (choice.tensor_steps > 0) {
-    run_tensor<P, I>(a, x1, x2, out, choice.tensor_steps, stream);
+  if (choice.tensor) {
+    run_tensor<P, I>(a, x1, x2, out, stream);
     args.entry_list = a.tiles.cuda_core_entries.get();
     args.nnz = a.tiles.cuda_core_entries.size();
     if (args.nnz == 0) return;
@@ -155,10 +179,23 @@ int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k) {
   return !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density()) ? a.tiles.entries : 0;
 }
 
+template <typename V, typename I>
+void prepare_tensor_cores(bool allow_tf32) {
+  for (const int64_t k : {32, 64, 128, 256}) {
+    with_tensor_config<V>(k, allow_tf32, [&](auto config) {
+      using Config = decltype(config);
+      check(cudaFuncSetAttribute(sddmm_tensor_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(Config::kSharedBytes)),
+            "cudaFuncSetAttribute (sddmm_tensor_kernel)");
+    });
+  }
+}
+
 #define SDDMM_INSTANTIATE_RUN_SDDMM(V, I)                                                                                  \
   template void run_sddmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, void*, sddmm_dtype_t, \
                                 cudaStream_t);                                                                         \
-  template int64_t tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t);
+  template int64_t tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t);                                    \
+  template void prepare_tensor_cores<V, I>(bool);
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int32_t)
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int64_t)
 SDDMM_INSTANTIATE_RUN_SDDMM(double, int32_t)

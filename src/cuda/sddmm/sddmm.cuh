@@ -12,9 +12,15 @@ template <typename V, typename I>
 void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t out_dtype,
                cudaStream_t stream);
 
-// Entries that a call with this K runs on tensor cores, given 16-byte aligned, K-contiguous half
-// operands (the benchmark's report; the choice itself is made per call in run_sddmm).
+// Entries that a call with this K runs on tensor cores, given 16-byte aligned, K-contiguous operands
+// of the values' type (the benchmark's report; the choice itself is made per call in run_sddmm).
 template <typename V, typename I>
 int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k);
+
+// Allows the tensor-core kernels of a plan with value type V the shared memory they need, on the
+// current device (cudaFuncSetAttribute, per function and context): called by plan creation when
+// it lists dense units, so that execution does nothing but launch.
+template <typename V, typename I>
+void prepare_tensor_cores(bool allow_tf32);
 
 }  // namespace sddmm::cuda

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "cuda/tiles.cuh"
 
@@ -56,26 +57,38 @@ struct SddmmArgs {
 
 namespace sddmm::cuda {
 
-// The tensor-core SDDMM (sddmm_tensor_kernel.cuh) for float16/bfloat16 features. K lives in
-// registers as mma.m16n8k16 A fragments (K / 16 steps of 4 registers), so it is a compile-time
-// constant: kKSteps is 2, 4, 8 or 16 (K = 32 .. 256); other K take the CUDA-core kernel.
-template <typename P, int kKSteps>
+// How the tensor-core SDDMM multiplies (sddmm_tensor_kernel.cuh): kHalf for float16/bfloat16
+// features (mma.m16n8k16); for float32 features, kTf32Split (three TF32 mma per step, about float32
+// accuracy: the default) or kTf32 (one, TF32 accuracy: only for plans created with
+// SDDMM_CREATE_ALLOW_TF32).
+enum class TensorArithmetic { kHalf, kTf32, kTf32Split };
+
+// The tensor-core SDDMM's configuration. K lives in registers as mma A fragments, one K step at a
+// time, so it is a compile-time constant: 32, 64, 128 or 256; other K take the CUDA-core kernel.
+template <typename P, int kKValue, TensorArithmetic kArith>
 struct SddmmTensorConfig {
   using Types = P;
   using Feature = typename P::Feature;
-  static constexpr int kK = 16 * kKSteps;
+  static constexpr TensorArithmetic kArithmetic = kArith;
+  static constexpr int kK = kKValue;
+  static constexpr int kMmaK = kArith == TensorArithmetic::kHalf ? 16 : 8;  // K of one mma.sync
   static constexpr int kWarps = kUnitsPerItem;  // a warp per unit of the block's work item
   static constexpr int kThreadsPerBlock = 32 * kWarps;
   static constexpr int kTiles = kUnitCols / 8;  // 8-column mma tiles of a unit
-  // Elements per staged X2 column: K + 8 puts the 8 columns a B fragment reads in different banks.
+  // Elements per staged X2 column. K + 8 puts the B fragments a warp reads at once in distinct
+  // banks: 4-byte pairs of halves (a pitch of K/2 + 4 words) and 8-byte pairs of floats (K + 8
+  // words, half a warp at a time).
   static constexpr int kPitch = kK + 8;
   // Floats per row of a warp's staged 16 x 64 results: 72 keeps each half-warp's 8-byte stores of
   // an accumulator fragment in distinct banks.
   static constexpr int kResultPitch = kUnitCols + 8;
+  // K steps unrolled: all of them, except the three-mma float32 split at large K (code size).
+  static constexpr int kUnrollSteps = kArith == TensorArithmetic::kTf32Split && kK > 64 ? 4 : kK / kMmaK;
   static constexpr size_t kSharedBytes =
       size_t{kUnitCols} * kPitch * sizeof(Feature) + size_t{kWarps} * kUnitRows * kResultPitch * sizeof(float);
-  static_assert(kKSteps == 2 || kKSteps == 4 || kKSteps == 8 || kKSteps == 16, "K = 32, 64, 128 or 256");
-  static_assert(sizeof(Feature) == 2, "tensor-core SDDMM takes float16 or bfloat16 features");
+  static_assert(kK == 32 || kK == 64 || kK == 128 || kK == 256, "K = 32, 64, 128 or 256");
+  static_assert((kArith == TensorArithmetic::kHalf) == (sizeof(Feature) == 2), "half arithmetic for half features");
+  static_assert(kArith == TensorArithmetic::kHalf || std::is_same_v<Feature, float>, "TF32 for float32 features");
 };
 
 // One launch over the plan's work items (cuda/tiles.cuh): block b computes item b.
