@@ -110,12 +110,6 @@ DeviceArray<T> copy_values(const void* values, int64_t n, cudaStream_t stream) {
   return out;
 }
 
-int end_bit_for(int64_t outer) {
-  int bits = 1;
-  while (bits < 63 && (int64_t{1} << bits) < outer) ++bits;
-  return bits;
-}
-
 // Keys in ascending order with the position each stood at before the sort.
 template <typename K, typename I>
 struct SortedByKey {
@@ -136,7 +130,7 @@ SortedByKey<K, I> sort_by_key(const K* keys_in, int64_t n, int64_t outer, cudaSt
   const auto* k_in = reinterpret_cast<const U*>(keys_in);
   auto* k_out = reinterpret_cast<U*>(sorted.keys.get());
   I* p_out = sorted.positions.get();
-  const int end_bit = end_bit_for(outer);
+  const int end_bit = significant_bits(outer);
   size_t temp_bytes = 0;
   check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k_in, k_out, positions.get(), p_out, n, 0, end_bit, stream),
         "cub::DeviceRadixSort::SortPairs (size)");
@@ -305,8 +299,15 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
   if (lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id)) {
     const double min_density = std::is_same_v<T, float> ? tensor_core_min_density_float32() : tensor_core_min_density();
-    p.tiles = build_tensor_tiles<T, I>(info.rows, info.cols, nnz, p.entry_row, p.entry_col, p.entry_value,
-                                       p.caller_position, min_density, stream);
+    // The units are an optimisation: when listing them finds no memory (their temporaries take
+    // about 60 bytes per entry), the plan goes without and every entry stays on the CUDA cores.
+    try {
+      p.tiles = build_tensor_tiles<T, I>(info.rows, info.cols, nnz, p.entry_row, p.entry_col, p.entry_value,
+                                         p.caller_position, min_density, stream);
+    } catch (const Error& e) {
+      if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
+      p.tiles = TensorTiles<T, I>();
+    }
   }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
   return p;

@@ -1,4 +1,5 @@
-// Offsets of a sorted key array, shared by the plan's CSR/CSC build and the tensor-core tiles.
+// Sorted keys: radix-sort widths and offsets of a sorted key array, shared by the plan's CSR/CSC
+// build and the tensor-core tiles.
 #pragma once
 
 #include <cstdint>
@@ -6,6 +7,13 @@
 #include "cuda/preprocess/launch.cuh"
 
 namespace sddmm::cuda {
+
+// Bits a radix sort must look at for keys in [0, bound): CUB's end_bit.
+inline int significant_bits(int64_t bound) {
+  int bits = 1;
+  while (bits < 63 && (int64_t{1} << bits) < bound) ++bits;
+  return bits;
+}
 
 // offsets[k] = first position whose key is >= k (keys sorted ascending): a binary search per outer
 // index, so a long run of empty rows costs no more than any other.
