@@ -39,11 +39,13 @@ struct TensorTiles {
 };
 
 // min_density: a unit goes to the tensor cores when its entries fill at least this share of its
-// 16 x 64 cells (tuning.hpp). Arguments are the plan's row-ordered arrays (caller_position and value
-// may be empty). Synchronises `stream`.
+// 16 x 64 cells; min_share: no unit does unless the dense ones hold at least this share of the
+// entries (tuning.hpp). Arguments are the plan's row-ordered arrays (caller_position and value may
+// be empty). Synchronises `stream`.
 template <typename V, typename I>
 TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceArray<I>& entry_row,
                                      const DeviceArray<I>& entry_col, const DeviceArray<V>& entry_value,
-                                     const DeviceArray<I>& caller_position, double min_density, cudaStream_t stream);
+                                     const DeviceArray<I>& caller_position, double min_density, double min_share,
+                                     cudaStream_t stream);
 
 }  // namespace sddmm::cuda

@@ -35,6 +35,8 @@ double tensor_core_min_density_float32() {
   return env_fraction("SDDMM_TC_MIN_DENSITY_F32", kTensorCoreMinDensityFloat32);
 }
 
+double tensor_core_min_share() { return env_fraction("SDDMM_TC_MIN_SHARE", kTensorCoreMinShare); }
+
 bool float32_tensor_cores() {
   const int64_t v = env_count("SDDMM_F32_TENSOR_CORES", kFloat32TensorCores ? 1 : 0);
   return v == 1 || (v != 0 && kFloat32TensorCores);

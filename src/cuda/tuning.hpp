@@ -39,13 +39,26 @@ constexpr double kTensorCoreMinDensitySmallK = 0.08;
 // SDDMM, float32: plans list their dense units for the tensor-core kernel, which computes them in
 // the float32-accurate TF32 split (three mma per step; sddmm_config.cuh) - or in plain TF32 when the
 // plan was created with SDDMM_CREATE_ALLOW_TF32, whatever this says. Overridable with
-// SDDMM_F32_TENSOR_CORES (0 or 1). Measured: not yet (first device run of this change).
+// SDDMM_F32_TENSOR_CORES (0 or 1). Measured (H200, f51c9a3, same run with the units and without;
+// ms at K = 32 / 128 / 256): block-diagonal 0.251 / 0.358 / 0.682 vs 0.511 / 1.731 / 3.645; banded
+// 0.371 / 0.800 / 1.834 vs 0.409 / 1.109 / 2.239; uniform 8000^2 10 % 0.165 / 0.397 / 0.831 vs
+// 0.176 / 0.621 / 1.287. The cost is plan time: 1.8 -> 3.7 ms on block-diagonal (16.8M entries).
 constexpr bool kFloat32TensorCores = true;
 
 // ... and the share of a unit's cells that must hold entries for it to go to the tensor cores in
 // float32 (the split costs three mma per step, a float32 entry on CUDA cores twice the bytes of a
-// half one). Overridable with SDDMM_TC_MIN_DENSITY_F32. Measured: not yet.
-constexpr double kTensorCoreMinDensityFloat32 = 0.05;
+// half one). Overridable with SDDMM_TC_MIN_DENSITY_F32. Measured (sweep 0.02-0.25 on f51c9a3 and
+// cc03d7e, K = 256): uniform 8000^2 at 10 % takes every unit from 0.06 down (0.831 ms; at 0.10
+// half of them, 1.093; none, 1.287); at 4 % (2.56M) units from 0.05 down lose (0.588 vs 0.531);
+// SBM's units (5-10 % full) lose at any share (0.05: 2.63 vs 2.32 ms).
+constexpr double kTensorCoreMinDensityFloat32 = 0.06;
+
+// A plan keeps its dense units only when they hold at least this share of its entries: the
+// entries left to the CUDA-core kernel are then read through a list, which costs more than a few
+// dense units save. Overridable with SDDMM_TC_MIN_SHARE. Measured (float32, cc03d7e, K = 256): SBM
+// with 0.3 % of its entries in units 2.53 ms vs 2.32 without; uniform 8000^2 at 4 % with 6.6 %
+// 0.588 vs 0.531.
+constexpr double kTensorCoreMinShare = 0.25;
 
 // The values as plan creation reads them: the constants above, or the environment variable named
 // beside each when it holds a valid value (for the benchmark's before/after runs).
@@ -53,6 +66,7 @@ int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
+double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE
 bool float32_tensor_cores();  // SDDMM_F32_TENSOR_CORES
 
 }  // namespace sddmm::cuda

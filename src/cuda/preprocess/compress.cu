@@ -303,7 +303,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     // about 60 bytes per entry), the plan goes without and every entry stays on the CUDA cores.
     try {
       p.tiles = build_tensor_tiles<T, I>(info.rows, info.cols, nnz, p.entry_row, p.entry_col, p.entry_value,
-                                         p.caller_position, min_density, stream);
+                                         p.caller_position, min_density, tensor_core_min_share(), stream);
     } catch (const Error& e) {
       if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
       p.tiles = TensorTiles<T, I>();

@@ -127,7 +127,8 @@ class Workspace {
 template <typename K, typename V, typename I>
 TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz, const DeviceArray<I>& entry_row,
                                   const DeviceArray<I>& entry_col, const DeviceArray<V>& entry_value,
-                                  const DeviceArray<I>& caller_position, int64_t min_entries, cudaStream_t stream) {
+                                  const DeviceArray<I>& caller_position, int64_t min_entries, double min_share,
+                                  cudaStream_t stream) {
   const int64_t chunks = (cols + kUnitCols - 1) / kUnitCols;
   const int end_bit = significant_bits(chunks * t.strips);
   Workspace w;
@@ -206,6 +207,7 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
     if (new_chunk || d - item_units.back() == kUnitsPerItem) item_units.push_back(d);
   }
   item_units.push_back(dense);
+  if (static_cast<double>(unit_entries.back()) < min_share * static_cast<double>(nnz)) return t;
   t.entries = unit_entries.back();
   t.items = static_cast<int64_t>(item_units.size()) - 1;
   t.unit_key = std::move(key);
@@ -233,7 +235,8 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
 template <typename V, typename I>
 TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceArray<I>& entry_row,
                                      const DeviceArray<I>& entry_col, const DeviceArray<V>& entry_value,
-                                     const DeviceArray<I>& caller_position, double min_density, cudaStream_t stream) {
+                                     const DeviceArray<I>& caller_position, double min_density, double min_share,
+                                     cudaStream_t stream) {
   TensorTiles<V, I> t;
   if (nnz == 0 || rows == 0 || cols == 0 || min_density > 1.0) return t;
   t.strips = (rows + kUnitRows - 1) / kUnitRows;
@@ -242,16 +245,16 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
   const int64_t min_entries = wanted < 1.0 ? 1 : static_cast<int64_t>(wanted);
   if (chunks * t.strips <= int64_t{std::numeric_limits<uint32_t>::max()}) {
     return build_with_keys<uint32_t>(std::move(t), cols, nnz, entry_row, entry_col, entry_value, caller_position,
-                                     min_entries, stream);
+                                     min_entries, min_share, stream);
   }
   return build_with_keys<unsigned long long>(std::move(t), cols, nnz, entry_row, entry_col, entry_value,
-                                             caller_position, min_entries, stream);
+                                             caller_position, min_entries, min_share, stream);
 }
 
 #define SDDMM_INSTANTIATE_TILES(V, I)                                                                                   \
   template TensorTiles<V, I> build_tensor_tiles<V, I>(int64_t, int64_t, int64_t, const DeviceArray<I>&,                 \
                                                       const DeviceArray<I>&, const DeviceArray<V>&, const DeviceArray<I>&, \
-                                                      double, cudaStream_t);
+                                                      double, double, cudaStream_t);
 SDDMM_INSTANTIATE_TILES(float, int32_t)
 SDDMM_INSTANTIATE_TILES(float, int64_t)
 SDDMM_INSTANTIATE_TILES(__half, int32_t)
