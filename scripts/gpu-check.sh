@@ -15,7 +15,8 @@ carry=${SDDMM_CARRY:-$PWD/.carry}
 build=${BUILD_DIR:-build-gpu}
 mkdir -p "$out"
 summary=()
-record() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }
+# Each result goes to the summary and, at once, to stdout: a run cut short still says how far it got.
+record() { summary+=("$(printf '%-34s %s' "$1" "$2")"); echo "[gpu-check] ${summary[-1]}"; }
 run_step() {  # name, log file, command...
   local name=$1 log=$2; shift 2
   local t0=$SECONDS
@@ -53,14 +54,19 @@ run_gated_step "pointers from another device" two-devices.log "$build/tests/sddm
 tail -n 3 "$out/two-devices.log"
 # Under the sanitizers, two GPU tests are left out (they ran above, unsanitized): the out-of-memory
 # test provokes failing cudaMalloc calls on purpose (memcheck counts each as an API error), and the
-# 16-thread x 1000-execute test takes far too long under racecheck. The rest runs in four shards of
-# test cases per tool, all sixteen processes at once (compute-sanitizer's cost is mostly on the
-# host): the whole suite under racecheck alone took over 7 minutes in one process.
-shards=('-tc=*SDDMM matches*,*tensor-core*'
+# 16-thread x 1000-execute test takes far too long under racecheck. The rest runs in shards of
+# test cases per tool, all processes at once (compute-sanitizer's cost is mostly on the
+# host): the whole suite under racecheck alone took over 7 minutes in one process. The tensor-core
+# cases have shards of their own (with the float32 ones, one shard of all of them ran past a
+# 10-minute call). SANITIZERS picks the tools (default all four), so that a call can run some.
+shards=('-tc=*SDDMM matches*'
+        '-tc=*tensor-core*float16*,*tensor-core*bfloat16*'
+        '-tc=*tensor-core*TF32 split*'
+        '-tc=*tensor-core*ALLOW_TF32*,*tensor-core*each arithmetic*'
         '-tc=*SpMM and transposed*,*heavy-row*'
         '-tc=*real graphs*'
         '-tce=*out of memory*,*16 threads*,*SDDMM matches*,*tensor-core*,*SpMM and transposed*,*heavy-row*,*real graphs*')
-tools=(memcheck racecheck initcheck synccheck)
+read -r -a tools <<<"${SANITIZERS-memcheck racecheck initcheck synccheck}"
 t0=$SECONDS
 for tool in "${tools[@]}"; do
   for i in "${!shards[@]}"; do
@@ -79,7 +85,7 @@ for tool in "${tools[@]}"; do
     fi
   done
   if [ ${#failed[@]} -eq 0 ]; then
-    record "compute-sanitizer $tool" "PASS (4 shards, $((SECONDS - t0)) s for all tools)"
+    record "compute-sanitizer $tool" "PASS (${#shards[@]} shards, $((SECONDS - t0)) s for all tools)"
   else
     record "compute-sanitizer $tool" "FAIL (shards ${failed[*]}, see sanitizer-$tool-N.log)"
   fi
