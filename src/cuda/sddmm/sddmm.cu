@@ -21,11 +21,10 @@ struct SddmmChoice {
 //  - kVector16 when K is contiguous in both operands (x1 row-major, x2 column-major), 16-byte
 //    aligned, and K a multiple of the vector width: every lane loads 16 bytes per step.
 //  - kStrided otherwise (any layout, odd K, offset pointers): scalar loads, correct everywhere.
-//  - group: the fewest lanes that cover K in kStepsPerLane steps, capped at a warp: short K packs
-//    several entries into a warp instead of idling lanes (K = 32 float: 4 lanes x 2 float4 steps),
-//    and each lane has a couple of loads per entry besides the kEntriesPerGroup in flight.
-//    Measured (H200, uniform 8000^2 640k, K = 128): 1 step per lane with 1 entry in flight
-//    0.274 ms; 2 steps with 4 entries in flight 0.074 ms (bench/RESULTS.md, c3858c3).
+//  - group: the fewest lanes that cover K in the path's kStepsPerLane steps (sddmm_config.cuh, with
+//    the measurements), capped at a warp: short K packs several entries into a warp instead of
+//    idling lanes (K = 32 float: 2 lanes x 4 float4 steps; K = 256: 16 lanes), and few shuffles
+//    per entry.
 //  - tensor: a plan may list its dense 16 x 64 units at creation (float16/bfloat16 values, and
 //    float32 values: cuda/tiles.cuh; which units: tuning.hpp). They take the tensor-core kernel when
 //    the features are of the values' type, the operands suit it (the vector path's layout and
@@ -36,16 +35,18 @@ bool tensor_cores_pay(int64_t k, double dense_density) {
   return k == 128 || k == 256 || ((k == 32 || k == 64) && dense_density >= kTensorCoreMinDensitySmallK);
 }
 
-template <typename F, typename V>
+template <typename P>
 SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_units, double dense_density) {
-  constexpr int64_t kStepsPerLane = 2;
+  using F = typename P::Feature;
+  using V = typename P::Value;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
   const int64_t k = x1.cols;
   const bool contiguous_k = x1.col_stride() == 1 && x2.row_stride() == 1;
   const bool aligned = is_aligned(x1.data, 16) && is_aligned(x2.data, 16) && (x1.ld * int64_t{sizeof(F)}) % 16 == 0 &&
                        (x2.ld * int64_t{sizeof(F)}) % 16 == 0;
   const bool vector = contiguous_k && aligned && k % kVec == 0;
-  const int64_t steps = (vector ? k / kVec : k) / kStepsPerLane;
+  const int64_t per_lane = vector ? SddmmConfig<P, 16>::kStepsPerLane : SddmmConfig<P, 0>::kStepsPerLane;
+  const int64_t steps = ((vector ? k / kVec : k) + per_lane - 1) / per_lane;
   const int group = lanes_covering(steps);
   const bool tensor = has_dense_units && std::is_same_v<F, V> && vector && tensor_cores_pay(k, dense_density);
   return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group, tensor};
@@ -149,7 +150,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_k_stride = x2.row_stride();
   args.x2_col_stride = x2.col_stride();
   args.out = static_cast<typename P::Output*>(out);
-  const SddmmChoice choice = choose_sddmm_kernel<F, typename P::Value>(x1, x2, !a.tiles.empty(), a.tiles.density());
+  const SddmmChoice choice = choose_sddmm_kernel<P>(x1, x2, !a.tiles.empty(), a.tiles.density());
   args.group = choice.group;
   if (choice.tensor) {
     run_tensor<P, I>(a, x1, x2, out, stream);

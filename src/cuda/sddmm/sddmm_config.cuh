@@ -20,9 +20,24 @@ struct SddmmConfig {
   static constexpr int kVec = kVectorBytes == 0 ? 1 : kVectorBytes / static_cast<int>(sizeof(Feature));
   static constexpr bool kStrided = kVectorBytes == 0;
   static constexpr int kThreadsPerBlock = 256;
-  // Entries each lane group carries per iteration, their loads all issued before any arithmetic:
-  // memory-level parallelism for a gather whose every load misses L1.
-  static constexpr int kEntriesPerGroup = 4;
+  // Vector path: 16-byte steps along K each lane takes per entry in one pass, all loads issued
+  // before any arithmetic, one entry per lane group at a time (its X1 row cached in registers).
+  // The group is then the fewest lanes that cover K in kStepsPerLane steps (sddmm.cu). Measured
+  // (H200, 2026-11-21, float32, CUDA cores only, ms at K = 32 / 128 / 256), steps x entries per
+  // group: uniform 8000^2 1.28M 2 x 4 without the cached row (the earlier kernel) 0.043 / 0.133 /
+  // 0.271; 4 x 1 0.043 / 0.130 / 0.264; 4 x 1 cached 0.041 / 0.100 / 0.186; 8 x 1 cached 0.054 /
+  // 0.101 / 0.177. R-MAT: 0.536 / 1.745 / 3.503 (2 x 4), 0.468 / 1.335 / 2.605 (4 x 1 cached),
+  // 0.643 / 1.810 / 3.175 (8 x 1 cached). Without the cache, more steps per lane only cost
+  // registers (8 x 1: 90, a quarter of the warps resident); 4 entries of 2 steps held 115.
+  // Strided path: 2 scalar steps per lane, kEntriesPerGroup entries per group at once for
+  // memory-level parallelism (c3858c3, then for both paths: 1 step and 1 entry 0.274 ms, 2 steps
+  // and 4 entries 0.074 ms, uniform 8000^2 640k K = 128).
+  static constexpr int kStepsPerLane = kVectorBytes == 0 ? 2 : 4;
+  static constexpr int kEntriesPerGroup = kVectorBytes == 0 ? 4 : 1;
+  // Blocks per multiprocessor the registers must allow (__launch_bounds__): 4 (64 registers) on the
+  // vector path with 4- and 8-byte features, where ptxas would otherwise take 76 and fit only 3.
+  // No bound elsewhere: the strided path and 16-bit features (widening) spill at 64 and 80.
+  static constexpr int kMinBlocksPerSm = kVectorBytes != 0 && sizeof(Feature) >= 4 ? 4 : 1;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesPerGroup >= 1 && kEntriesPerGroup <= 8, "entries in flight per group");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");

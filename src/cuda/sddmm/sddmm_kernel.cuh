@@ -1,8 +1,12 @@
-// SDDMM, entry-parallel: a persistent grid of lane groups walks the entries in plan (row) order. Each
-// group carries kEntriesPerGroup consecutive-in-warp entries per iteration, issues all their X1/X2
-// loads before the arithmetic, splits K across its lanes and reduces by shuffles. Work per entry is
-// K no matter how skewed the rows are, so power-law graphs balance by construction; neighbouring
-// groups share X1's row in L1.
+// SDDMM, entry-parallel: a persistent grid of warps, each walking one contiguous, equal share of the
+// entries in plan (row) order, a lane group per entry. Work per entry is K no matter how skewed the
+// rows are, so power-law graphs balance by construction.
+//  - Vector path (16-byte loads along K): a group holds its entry's X1 row in registers and loads it
+//    again only when the row changes, which in row order is once per row per warp; each lane issues
+//    all its X2 loads (kStepsPerLane vectors) before any arithmetic. K longer than one pass of the
+//    group (group * kStepsPerLane vectors) loads both operands pass by pass instead.
+//  - Strided path (any layout): kEntriesPerGroup entries per group at once, scalar loads.
+// Each group splits K across its lanes and reduces by shuffles.
 #pragma once
 
 #include "cuda/precision.cuh"
@@ -12,13 +16,15 @@
 namespace sddmm::cuda {
 
 template <typename Config, typename I>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock)
+__global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
     sddmm_entry_kernel(const SddmmArgs<typename Config::Types, I> a) {
   using T = typename Config::Feature;
   using Acc = typename Config::Accumulator;
   using O = typename Config::Types::Output;
+  using Vec = Vector<T, Config::kVec>;
   constexpr int kVec = Config::kVec;
   constexpr int kU = Config::kEntriesPerGroup;
+  constexpr int kSteps = Config::kStepsPerLane;
   const int lane = threadIdx.x & 31;
   const int group_lane = lane & (a.group - 1);
   const int group_in_warp = lane / a.group;
@@ -26,9 +32,16 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock)
   const int64_t warp = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / 32;
   const int64_t warps = (int64_t{gridDim.x} * blockDim.x) / 32;
   const int64_t per_warp = int64_t{groups_per_warp} * kU;  // entries a warp takes per iteration
+  // The warp's share: whole iterations, so that `base` is the same for every lane of the warp and
+  // all lanes iterate together (group_sum needs them).
+  const int64_t share = ((a.nnz + warps - 1) / warps + per_warp - 1) / per_warp * per_warp;
+  const int64_t share_end = (warp + 1) * share < a.nnz ? (warp + 1) * share : a.nnz;
+  [[maybe_unused]] const int64_t vectors = a.k / kVec;  // vector path: K is a multiple of kVec
+  [[maybe_unused]] const bool one_pass = vectors <= int64_t{a.group} * kSteps;
+  [[maybe_unused]] Vec x1_row[kSteps];         // vector path, one pass: this lane's part of the cached X1 row
+  [[maybe_unused]] const T* cached = nullptr;  // ... and the row it holds
 
-  // `base` is the same for every lane of a warp, so all lanes iterate together (group_sum needs them).
-  for (int64_t base = warp * per_warp; base < a.nnz; base += warps * per_warp) {
+  for (int64_t base = warp * share; base < share_end; base += per_warp) {
     const T* u[kU];
     const T* v[kU];
     int64_t entry[kU];  // position in this launch's work
@@ -53,15 +66,36 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock)
         for (int i = 0; i < kU; ++i) acc[i] += widen(uu[i]) * widen(vv[i]);
       }
     } else {
-      for (int64_t k = int64_t{group_lane} * kVec; k < a.k; k += int64_t{a.group} * kVec) {
-        Vector<T, kVec> uu[kU], vv[kU];
+      static_assert(kU == 1, "the vector path carries one entry per group");
+      // Vector `s` of a pass starting at vector `first`: first + group_lane + s * group; lanes past
+      // K load zeros.
+      const auto load = [&](const T* p, int64_t first, int s) {
+        const int64_t at = first + group_lane + int64_t{s} * a.group;
+        return at < vectors ? load_vector<T, kVec>(p + at * kVec) : Vec{};
+      };
+      const auto accumulate = [&](const Vec& x, const Vec& y) {
+        const Vector<Acc, kVec> wx = widen_vector<Acc>(x), wy = widen_vector<Acc>(y);
 #pragma unroll
-        for (int i = 0; i < kU; ++i) uu[i] = load_vector<T, kVec>(u[i] + k), vv[i] = load_vector<T, kVec>(v[i] + k);
+        for (int j = 0; j < kVec; ++j) acc[0] += wx.v[j] * wy.v[j];
+      };
+      if (one_pass) {
+        if (u[0] != cached) {
 #pragma unroll
-        for (int i = 0; i < kU; ++i) {
-          const Vector<Acc, kVec> wu = widen_vector<Acc>(uu[i]), wv = widen_vector<Acc>(vv[i]);
+          for (int s = 0; s < kSteps; ++s) x1_row[s] = load(u[0], 0, s);
+          cached = u[0];
+        }
+        Vec col[kSteps];
 #pragma unroll
-          for (int j = 0; j < kVec; ++j) acc[i] += wu.v[j] * wv.v[j];
+        for (int s = 0; s < kSteps; ++s) col[s] = load(v[0], 0, s);
+#pragma unroll
+        for (int s = 0; s < kSteps; ++s) accumulate(x1_row[s], col[s]);
+      } else {
+        for (int64_t first = 0; first < vectors; first += int64_t{a.group} * kSteps) {
+          Vec row[kSteps], col[kSteps];
+#pragma unroll
+          for (int s = 0; s < kSteps; ++s) row[s] = load(u[0], first, s), col[s] = load(v[0], first, s);
+#pragma unroll
+          for (int s = 0; s < kSteps; ++s) accumulate(row[s], col[s]);
         }
       }
     }
