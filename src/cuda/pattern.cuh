@@ -1,22 +1,28 @@
 // The CUDA backend's plan data: the pattern sorted by row (CSR plus per-entry rows, for SDDMM and
-// SpMM) and by column (CSC, for transposed SpMM), all on the device, built once at creation.
+// SpMM) and by column (CSC, for transposed SpMM), all on the device, built once at creation and
+// held in one allocation (cuda/carved.cuh).
 #pragma once
 
 #include <cstdint>
 
 #include "core/matrix.hpp"
+#include "cuda/carved.cuh"
 #include "cuda/runtime.cuh"
 #include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
 
-// The outer indices (rows of CSR, columns of CSC) in two ascending lists: those with at most the
-// heavy-row threshold of entries, and the rest.
+// The outer indices (rows of CSR, columns of CSC) in one array of two parts: first, ascending, those
+// with at most the heavy-row threshold of entries (neighbouring rows stay neighbours: locality in X
+// and Y is kept); then the rest, descending (one partition writes both; a heavy row's result does
+// not depend on when it runs).
 template <typename I>
 struct OuterSplit {
-  DeviceArray<I> light;
-  DeviceArray<I> heavy;
-  int64_t light_entries = 0;  // entries held by the light outer indices
+  DeviceSpan<I> order;               // (outer)
+  int64_t light_count = 0;           // outer indices in the first part
+  int64_t light_entries = 0;         // entries they hold
+  DeviceSpan<I> light() const { return order.subspan(0, light_count); }
+  DeviceSpan<I> heavy() const { return order.subspan(light_count, order.size() - light_count); }
 };
 
 // T: value type; I: index type of the plan (int32 when rows, cols and nnz fit, else int64).
@@ -25,14 +31,15 @@ struct DevicePattern {
   int64_t rows = 0;
   int64_t cols = 0;
   int64_t nnz = 0;
-  DeviceArray<int64_t> row_offsets;  // (rows + 1) CSR offsets
-  DeviceArray<I> entry_row;          // (nnz) row of each entry, sorted by row (stable)
-  DeviceArray<I> entry_col;          // (nnz) column of each entry, same order
-  DeviceArray<T> entry_value;        // (nnz) value of each entry, same order; empty: all ones
-  DeviceArray<I> caller_position;    // (nnz) where each sorted entry stood in the caller's order; empty: identity
-  DeviceArray<int64_t> col_offsets;  // (cols + 1) CSC offsets
-  DeviceArray<I> csc_row;            // (nnz) row of each entry, sorted by column (stable)
-  DeviceArray<T> csc_value;          // (nnz) or empty
+  DeviceArray<unsigned char> storage;  // every array below but the tiles' (those have their own)
+  DeviceSpan<int64_t> row_offsets;   // (rows + 1) CSR offsets
+  DeviceSpan<I> entry_row;           // (nnz) row of each entry, sorted by row (stable)
+  DeviceSpan<I> entry_col;           // (nnz) column of each entry, same order
+  DeviceSpan<T> entry_value;         // (nnz) value of each entry, same order; empty: all ones
+  DeviceSpan<I> caller_position;     // (nnz) where each sorted entry stood in the caller's order; empty: identity
+  DeviceSpan<int64_t> col_offsets;   // (cols + 1) CSC offsets
+  DeviceSpan<I> csc_row;             // (nnz) row of each entry, sorted by column (stable)
+  DeviceSpan<T> csc_value;           // (nnz) or empty
   OuterSplit<I> row_split;           // rows by length, for SpMM
   OuterSplit<I> col_split;           // columns by length, for transposed SpMM
   int64_t heavy_threshold = 0;       // entries above which an outer index is heavy
@@ -47,14 +54,19 @@ struct DevicePattern {
 template <typename T, typename I>
 DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream);
 
-// Light/heavy lists of a compressed pattern's outer indices (threshold: entries per outer index).
+// Fills the light/heavy split of rows and that of columns (their order arrays allocated, sized rows
+// and cols) from the CSR and CSC offsets: a partition each, then one synchronisation reads all the
+// counts. threshold: entries above which an outer index is heavy. Temporaries are carved from
+// `scratch`, at least split_scratch_bytes<I>(rows, cols) bytes.
 template <typename I>
-OuterSplit<I> split_by_length(const DeviceArray<int64_t>& offsets, int64_t outer, int64_t nnz, int64_t threshold,
-                              cudaStream_t stream);
+void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
+                     int64_t nnz, int64_t threshold, void* scratch, size_t scratch_bytes, cudaStream_t stream);
+template <typename I>
+size_t split_scratch_bytes(int64_t rows, int64_t cols, cudaStream_t stream);
 
-// Validation on the device; each throws INDEX_OUT_OF_RANGE with the first bad position and value.
-void validate_indices(const void* indices, sddmm_index_type_t type, int64_t n, int64_t bound, const char* name,
-                      cudaStream_t stream);
-void validate_row_offsets(const void* offsets, sddmm_index_type_t type, int64_t rows, int64_t nnz, cudaStream_t stream);
+// Validates the caller's arrays on the device (indices in range, CSR offsets monotone from 0 to
+// nnz), throwing INDEX_OUT_OF_RANGE with the first bad position and value; returns whether the
+// entries are in row order (CSR always; COO when no row index is below the one before it).
+bool validate_input(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream);
 
 }  // namespace sddmm::cuda

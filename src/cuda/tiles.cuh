@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "cuda/carved.cuh"
 #include "cuda/runtime.cuh"
 
 namespace sddmm::cuda {
@@ -21,15 +22,16 @@ constexpr int kUnitsPerItem = 8;  // units of one chunk per work item: one per w
 // unit-ordered entry arrays; every other entry is listed, in plan order, in cuda_core_entries.
 template <typename V, typename I>
 struct TensorTiles {
-  DeviceArray<int64_t> unit_key;      // (units) chunk * strips + strip
-  DeviceArray<int64_t> unit_entries;  // (units + 1)
-  DeviceArray<int64_t> item_units;    // (items + 1) first unit of each work item
-  DeviceArray<I> out_position;        // (entries) where each entry's result goes in the caller's order
-  DeviceArray<uint16_t> local;        // (entries) col % 64 * 16 + row % 16
-  DeviceArray<V> value;               // (entries) or empty: ones
-  DeviceArray<I> cuda_core_entries;   // plan-order entries of the other units
-  int64_t strips = 0;                 // ceil(rows / 16)
-  int64_t entries = 0;                // entries in dense units
+  DeviceArray<unsigned char> storage;  // every array below, in one allocation (cuda/carved.cuh)
+  DeviceSpan<int64_t> unit_key;        // (units) chunk * strips + strip
+  DeviceSpan<int64_t> unit_entries;    // (units + 1)
+  DeviceSpan<int64_t> item_units;      // (items + 1) first unit of each work item
+  DeviceSpan<I> out_position;          // (entries) where each entry's result goes in the caller's order
+  DeviceSpan<uint16_t> local;          // (entries) col % 64 * 16 + row % 16
+  DeviceSpan<V> value;                 // (entries) or empty: ones
+  DeviceSpan<I> cuda_core_entries;     // plan-order entries of the other units
+  int64_t strips = 0;                  // ceil(rows / 16)
+  int64_t entries = 0;                 // entries in dense units
   int64_t items = 0;
   bool empty() const { return items == 0; }
   // Share of the dense units' cells that hold an entry.
@@ -41,11 +43,15 @@ struct TensorTiles {
 // min_density: a unit goes to the tensor cores when its entries fill at least this share of its
 // 16 x 64 cells; min_share: no unit does unless the dense ones hold at least this share of the
 // entries (tuning.hpp). Arguments are the plan's row-ordered arrays (caller_position and value may
-// be empty). Synchronises `stream`.
+// be empty). The listing's temporaries are carved from `scratch`, at least
+// tensor_tile_scratch_bytes<V, I>(rows, cols, nnz) bytes. Reads counts back (synchronises `stream`)
+// but leaves the last kernels queued: the plan synchronises once at its end.
 template <typename V, typename I>
-TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceArray<I>& entry_row,
-                                     const DeviceArray<I>& entry_col, const DeviceArray<V>& entry_value,
-                                     const DeviceArray<I>& caller_position, double min_density, double min_share,
-                                     cudaStream_t stream);
+TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceSpan<I>& entry_row,
+                                     const DeviceSpan<I>& entry_col, const DeviceSpan<V>& entry_value,
+                                     const DeviceSpan<I>& caller_position, double min_density, double min_share,
+                                     void* scratch, size_t scratch_bytes, cudaStream_t stream);
+template <typename V, typename I>
+size_t tensor_tile_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
 
 }  // namespace sddmm::cuda

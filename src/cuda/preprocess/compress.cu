@@ -1,23 +1,30 @@
 // Plan creation on the GPU: validate, convert indices to the plan's index type, stable radix sort by
 // row (skipped when the caller's entries are already in row order) and by column, offsets from the
-// sorted keys, and the permutation that returns SDDMM results in the caller's entry order.
+// sorted keys, the permutation that returns SDDMM results in the caller's entry order, the light/
+// heavy split of rows and columns and, for plans that use tensor cores, the dense units.
+//
+// Two allocations, whatever the size: the plan's arrays (one piece each, cuda/carved.cuh) and one
+// creation scratch that every phase in turn carves its temporaries from, sized for the largest. (With
+// an allocation per array and per temporary, cudaMalloc/cudaFree and the syncs they imply were most
+// of the plan's time: 0.6 of uniform-8000-1.28M's 1.0 ms, measured with a traced build.)
 //
 // Device memory at the peak of creation, per entry, besides the caller's arrays (i: bytes of a plan
-// index, 4 or 8; k: bytes of a sort key; v: bytes of a value, 0 without values). The peak is the
-// column sort: the row-ordered entries (2i + v; + i for caller_position when the caller's entries
-// were not in row order), a copy of the column keys when they are narrower than plan indices (k),
-// and the sort: keys out and CUB's third copy of them (2k), positions in, out and CUB's copy (3i).
+// index, 4 or 8; k: bytes of a sort key; v: bytes of a value, 0 without values). The plan's arrays
+// are 3i + 2v (entry_row, entry_col, csc_row, two copies of the values), + i for caller_position
+// when the caller's entries were not in row order. A sort takes 2k + 2i of scratch (CUB's
+// double-buffer mode: keys and positions in two buffers each, and only a small storage of its own).
 // Sort keys are 32-bit whenever the dimension sorted by fits int32, also in int64 plans: nnz >= 2^31
-// needs 64-bit positions, not 64-bit keys. And the CSC arrays are allocated only once the sort's
-// keys are freed. So:
-//   int32 plan (i = k = 4):                  2i + v + 2k + 3i = 28 + v bytes per entry
-//   int64 plan, dimension < 2^31 (k = 4):    2i + v + k + 2k + 3i = 52 + v
-//   int64 plan, dimension >= 2^31 (k = 8):   2i + v + 2k + 3i = 56 + v
-// (It was 8i + 2v, with 64-bit keys in int64 plans and the CSC arrays allocated before the sort: for
-// the 2^31 + 2^20 entries of tests/huge, CSR without values, plus the caller's 8-byte col_idx, that
-// was 72 x 2.15e9 = 155 GB, more than an H200 holds; it is now 60 x 2.15e9 = 129 GB.)
+// needs 64-bit positions, not 64-bit keys. So, without the tensor-core listing:
+//   int32 plan (i = k = 4):                  3i + 2v + 2k + 2i = 28 + 2v bytes per entry
+//   int64 plan, dimension < 2^31 (k = 4):    3i + 2v + 2k + 2i = 48 + 2v
+//   int64 plan, dimension >= 2^31 (k = 8):   3i + 2v + 2k + 2i = 56 + 2v
+// (+ i when sorted by row). For the 2^31 + 2^20 entries of tests/huge (CSR without values, plus the
+// caller's 8-byte col_idx) that is 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing
+// wants about 60 bytes per entry of scratch more (preprocess/tiles.cu): when that much is not free,
+// the plan goes without units (every entry on the CUDA cores).
 #include <cub/device/device_radix_sort.cuh>
 
+#include <algorithm>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -28,15 +35,15 @@
 #include "cuda/pattern.cuh"
 #include "cuda/preprocess/launch.cuh"
 #include "cuda/preprocess/sorted.cuh"
+#include "cuda/tiles.cuh"
 #include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
 
-
-template <typename In, typename I>
-__global__ void convert_kernel(const In* in, I* out, int64_t n) {
-  SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<I>(in[i]);
+template <typename In, typename Out>
+__global__ void convert_kernel(const In* in, Out* out, int64_t n) {
+  SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<Out>(in[i]);
 }
 
 template <typename I>
@@ -44,19 +51,12 @@ __global__ void iota_kernel(I* out, int64_t n) {
   SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<I>(i);
 }
 
-template <typename I>
-__global__ void flag_descent_kernel(const I* keys, int64_t n, int* descended) {
-  SDDMM_GRID_STRIDE(i, n) {
-    if (i > 0 && keys[i] < keys[i - 1]) *descended = 1;
-  }
-}
-
 // dst_index[i] = src_index[perm[i]], dst_value[i] = src_value[perm[i]] (value optional).
-template <typename T, typename I>
-__global__ void gather_kernel(const I* perm, const I* src_index, I* dst_index, const T* src_value, T* dst_value, int64_t n) {
+template <typename In, typename T, typename I>
+__global__ void gather_kernel(const I* perm, const In* src_index, I* dst_index, const T* src_value, T* dst_value, int64_t n) {
   SDDMM_GRID_STRIDE(i, n) {
     const I from = perm[i];
-    dst_index[i] = src_index[from];
+    dst_index[i] = static_cast<I>(src_index[from]);
     if (dst_value != nullptr) dst_value[i] = src_value[from];
   }
 }
@@ -74,97 +74,95 @@ __global__ void rows_from_offsets_kernel(const int64_t* offsets, int64_t rows, i
   }
 }
 
-template <typename In, typename I>
-DeviceArray<I> converted(const void* in, int64_t n, cudaStream_t stream) {
-  DeviceArray<I> out(n);
-  if (n > 0) {
-    convert_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const In*>(in), out.get(), n);
-    check_launch("convert_kernel");
-  }
-  return out;
+template <typename In, typename Out>
+void convert(const In* in, Out* out, int64_t n, cudaStream_t stream) {
+  if (n == 0) return;
+  convert_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(in, out, n);
+  check_launch("convert_kernel");
 }
 
-// The caller's indices (int32 or int64) as an array of J: a plan index type or a sort key type.
+// The caller's indices (int32 or int64) into an array of J: a plan index type or a sort key type.
 template <typename J>
-DeviceArray<J> to_index(const void* in, sddmm_index_type_t type, int64_t n, cudaStream_t stream) {
-  return type == SDDMM_INDEX_INT64 ? converted<int64_t, J>(in, n, stream) : converted<int32_t, J>(in, n, stream);
-}
-
-// Sorted keys as an array of the plan's index type I: the same array when K is I; else a converted
-// copy, and the keys are freed on return.
-template <typename I, typename K>
-DeviceArray<I> widened(DeviceArray<K> keys, cudaStream_t stream) {
-  if constexpr (std::is_same_v<K, I>) {
-    return keys;
+void convert_index(const void* in, sddmm_index_type_t type, J* out, int64_t n, cudaStream_t stream) {
+  if (type == SDDMM_INDEX_INT64) {
+    convert(static_cast<const int64_t*>(in), out, n, stream);
   } else {
-    return converted<K, I>(keys.get(), keys.size(), stream);
+    convert(static_cast<const int32_t*>(in), out, n, stream);
   }
 }
 
 template <typename T>
-DeviceArray<T> copy_values(const void* values, int64_t n, cudaStream_t stream) {
-  DeviceArray<T> out(values != nullptr ? n : 0);
-  if (!out.empty()) {
-    check(cudaMemcpyAsync(out.get(), values, static_cast<size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync (values)");
-  }
-  return out;
+void copy_values(const void* values, const DeviceSpan<T>& out, cudaStream_t stream) {
+  if (out.empty()) return;
+  check(cudaMemcpyAsync(out.get(), values, static_cast<size_t>(out.size()) * sizeof(T), cudaMemcpyDeviceToDevice, stream),
+        "cudaMemcpyAsync (values)");
 }
 
-// Keys in ascending order with the position each stood at before the sort.
+// A stable radix sort of n keys in [0, outer) with their positions, in CUB's double-buffer mode:
+// the caller fills keys[0], the sort fills positions[0] with 0..n-1, and the result may end in either
+// buffer of each pair (CUB's own storage then holds no third copy). Laid out on a Carver: measured
+// by constructing it on a measuring one.
 template <typename K, typename I>
-struct SortedByKey {
-  DeviceArray<K> keys;       // (n)
-  DeviceArray<I> positions;  // (n)
-};
-
-// Stable radix sort of n keys in [0, outer) with their positions. CUB's copying mode leaves keys_in
-// as it is (it may be a plan array) and holds a third copy of keys and positions in its temporary
-// storage; the input positions and that storage are freed on return.
-template <typename K, typename I>
-SortedByKey<K, I> sort_by_key(const K* keys_in, int64_t n, int64_t outer, cudaStream_t stream) {
+struct RadixSort {
   using U = std::make_unsigned_t<K>;
-  SortedByKey<K, I> sorted{DeviceArray<K>(n), DeviceArray<I>(n)};
-  DeviceArray<I> positions(n);
-  iota_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(positions.get(), n);
-  check_launch("iota_kernel");
-  const auto* k_in = reinterpret_cast<const U*>(keys_in);
-  auto* k_out = reinterpret_cast<U*>(sorted.keys.get());
-  I* p_out = sorted.positions.get();
-  const int end_bit = significant_bits(outer);
+  int64_t n;
+  int end_bit;
+  cudaStream_t stream;
+  K* keys[2];
+  I* positions[2];
+  void* temp = nullptr;
   size_t temp_bytes = 0;
-  check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k_in, k_out, positions.get(), p_out, n, 0, end_bit, stream),
-        "cub::DeviceRadixSort::SortPairs (size)");
-  DeviceArray<unsigned char> temp(static_cast<int64_t>(temp_bytes));
-  check(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, k_in, k_out, positions.get(), p_out, n, 0, end_bit, stream),
-        "cub::DeviceRadixSort::SortPairs");
-  return sorted;  // cudaFree of `positions` and `temp` waits for the sort
-}
+
+  RadixSort(Carver& c, int64_t n_, int64_t outer, cudaStream_t stream_)
+      : n(n_), end_bit(significant_bits(outer)), stream(stream_) {
+    keys[0] = c.take<K>(n), keys[1] = c.take<K>(n);
+    positions[0] = c.take<I>(n), positions[1] = c.take<I>(n);
+    cub::DoubleBuffer<U> k(as_unsigned(keys[0]), as_unsigned(keys[1]));
+    cub::DoubleBuffer<I> p(positions[0], positions[1]);
+    check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k, p, n, 0, end_bit, stream),
+          "cub::DeviceRadixSort::SortPairs (size)");
+    temp = c.take<unsigned char>(static_cast<int64_t>(temp_bytes));
+  }
+
+  struct Sorted {
+    const K* keys;
+    const I* positions;
+  };
+  Sorted run() {
+    iota_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(positions[0], n);
+    check_launch("iota_kernel");
+    cub::DoubleBuffer<U> k(as_unsigned(keys[0]), as_unsigned(keys[1]));
+    cub::DoubleBuffer<I> p(positions[0], positions[1]);
+    size_t bytes = temp_bytes;
+    check(cub::DeviceRadixSort::SortPairs(temp, bytes, k, p, n, 0, end_bit, stream), "cub::DeviceRadixSort::SortPairs");
+    return {reinterpret_cast<const K*>(k.Current()), p.Current()};
+  }
+
+ private:
+  static U* as_unsigned(K* p) { return reinterpret_cast<U*>(p); }
+};
 
 // Sort keys are int32 when the dimension sorted by fits, whatever the plan's index type (see the
 // memory note at the top); an int32 plan's keys are int32 anyway.
 bool fits_int32(int64_t outer) { return outer <= std::numeric_limits<int32_t>::max(); }
 
-template <typename K>
-DeviceArray<int64_t> offsets_from_sorted(const K* keys, int64_t n, int64_t outer, cudaStream_t stream) {
-  DeviceArray<int64_t> offsets(outer + 1);
-  offsets_from_sorted_kernel<<<preprocess_blocks(outer + 1), kPreprocessThreads, 0, stream>>>(keys, n, outer, offsets.get());
-  check_launch("offsets_from_sorted_kernel");
-  return offsets;
+// Scratch bytes of sorting n entries by a dimension of size outer.
+template <typename I>
+size_t sort_scratch_bytes(int64_t n, int64_t outer, cudaStream_t stream) {
+  if (n == 0) return 0;
+  Carver c;
+  if (fits_int32(outer)) {
+    (void)RadixSort<int32_t, I>(c, n, outer, stream);
+  } else {
+    (void)RadixSort<I, I>(c, n, outer, stream);
+  }
+  return c.used();
 }
 
-bool is_sorted(const void* keys, bool wide, int64_t n, cudaStream_t stream) {
-  DeviceArray<int> d_flag(1);
-  check(cudaMemsetAsync(d_flag.get(), 0, sizeof(int), stream), "cudaMemsetAsync");
-  if (wide) {
-    flag_descent_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const int64_t*>(keys), n, d_flag.get());
-  } else {
-    flag_descent_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const int32_t*>(keys), n, d_flag.get());
-  }
-  check_launch("flag_descent_kernel");
-  int flag = 0;
-  check(cudaMemcpyAsync(&flag, d_flag.get(), sizeof(int), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return flag == 0;
+template <typename K>
+void offsets_from_sorted(const K* keys, int64_t n, int64_t outer, int64_t* offsets, cudaStream_t stream) {
+  offsets_from_sorted_kernel<<<preprocess_blocks(outer + 1), kPreprocessThreads, 0, stream>>>(keys, n, outer, offsets);
+  check_launch("offsets_from_sorted_kernel");
 }
 
 // Blocks of 256 threads that the device runs at once: multiprocessors x (threads per SM / 256).
@@ -175,60 +173,91 @@ int resident_blocks(int device) {
   return sms * (threads / 256 > 0 ? threads / 256 : 1);
 }
 
+// The plan's arrays, carved from its one allocation.
+template <typename T, typename I>
+void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool in_row_order) {
+  const int64_t value_count = has_values ? p.nnz : 0;
+  p.row_offsets = c.span<int64_t>(p.rows + 1);
+  p.entry_row = c.span<I>(p.nnz);
+  p.entry_col = c.span<I>(p.nnz);
+  p.entry_value = c.span<T>(value_count);
+  p.caller_position = c.span<I>(in_row_order ? 0 : p.nnz);
+  p.col_offsets = c.span<int64_t>(p.cols + 1);
+  p.csc_row = c.span<I>(p.nnz);
+  p.csc_value = c.span<T>(value_count);
+  p.row_split.order = c.span<I>(p.rows);
+  p.col_split.order = c.span<I>(p.cols);
+}
+
+// Row-ordered entries from entries already in row order: CSR (rows from the offsets) or sorted COO.
+template <typename T, typename I>
+void copy_in_row_order(DevicePattern<T, I>& p, const SparseInput& input, cudaStream_t stream) {
+  if (input.format == SparseInput::Format::kCsr) {
+    if (p.rows > 0) {
+      convert_index(input.rows, input.index_type, p.row_offsets.get(), p.rows + 1, stream);
+    } else {
+      check(cudaMemsetAsync(p.row_offsets.get(), 0, sizeof(int64_t), stream), "cudaMemsetAsync");
+    }
+    if (p.nnz > 0) {
+      rows_from_offsets_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(p.row_offsets.get(), p.rows,
+                                                                                          p.nnz, p.entry_row.get());
+      check_launch("rows_from_offsets_kernel");
+    }
+  } else {
+    convert_index(input.rows, input.index_type, p.entry_row.get(), p.nnz, stream);
+    offsets_from_sorted(p.entry_row.get(), p.nnz, p.rows, p.row_offsets.get(), stream);
+  }
+  convert_index(input.cols, input.index_type, p.entry_col.get(), p.nnz, stream);
+  copy_values(input.values, p.entry_value, stream);
+}
+
 // Row-ordered entries from COO entries that are not in row order: a stable sort by row, then
 // columns and values gathered into that order; the sort's positions are kept to return SDDMM
 // results in the caller's order.
 template <typename K, typename T, typename I>
-void sort_rows(DevicePattern<T, I>& p, const SparseInput& input, const T* values, cudaStream_t stream) {
-  const int64_t nnz = p.nnz;
-  SortedByKey<K, I> by_row;
-  {
-    const DeviceArray<K> caller_row = to_index<K>(input.rows, input.index_type, nnz, stream);
-    by_row = sort_by_key<K, I>(caller_row.get(), nnz, p.rows, stream);
+void sort_rows(DevicePattern<T, I>& p, const SparseInput& input, Carver scratch, cudaStream_t stream) {
+  RadixSort<K, I> sort(scratch, p.nnz, p.rows, stream);
+  convert_index(input.rows, input.index_type, sort.keys[0], p.nnz, stream);
+  const auto sorted = sort.run();
+  offsets_from_sorted(sorted.keys, p.nnz, p.rows, p.row_offsets.get(), stream);
+  convert(sorted.keys, p.entry_row.get(), p.nnz, stream);
+  convert(sorted.positions, p.caller_position.get(), p.nnz, stream);
+  const T* values = p.entry_value.empty() ? nullptr : static_cast<const T*>(input.values);
+  const auto gather = [&](const auto* caller_col) {
+    gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
+        p.caller_position.get(), caller_col, p.entry_col.get(), values, p.entry_value.get(), p.nnz);
+    check_launch("gather_kernel");
+  };
+  if (input.index_type == SDDMM_INDEX_INT64) {
+    gather(static_cast<const int64_t*>(input.cols));
+  } else {
+    gather(static_cast<const int32_t*>(input.cols));
   }
-  p.row_offsets = offsets_from_sorted(by_row.keys.get(), nnz, p.rows, stream);
-  p.entry_row = widened<I>(std::move(by_row.keys), stream);
-  p.caller_position = std::move(by_row.positions);
-  const DeviceArray<I> caller_col = to_index<I>(input.cols, input.index_type, nnz, stream);
-  p.entry_col = DeviceArray<I>(nnz);
-  p.entry_value = DeviceArray<T>(values != nullptr ? nnz : 0);
-  gather_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
-      p.caller_position.get(), caller_col.get(), p.entry_col.get(), values, p.entry_value.get(), nnz);
-  check_launch("gather_kernel");
 }
 
 // Column-ordered entries (CSC), from the row-ordered ones: a stable sort by column keeps row order
-// within a column, so transposed SpMM sums in a fixed order. The sorted keys are freed, once the
-// offsets are read from them, before the CSC arrays are allocated.
+// within a column, so transposed SpMM sums in a fixed order.
 template <typename K, typename T, typename I>
-void build_csc(DevicePattern<T, I>& p, cudaStream_t stream) {
-  const int64_t nnz = p.nnz;
-  SortedByKey<K, I> by_col;
-  if (nnz > 0) {
-    DeviceArray<K> narrowed;  // the column keys, when narrower than the plan's indices
-    const K* keys = nullptr;
-    if constexpr (std::is_same_v<K, I>) {
-      keys = p.entry_col.get();
-    } else {
-      narrowed = converted<I, K>(p.entry_col.get(), nnz, stream);
-      keys = narrowed.get();
-    }
-    by_col = sort_by_key<K, I>(keys, nnz, p.cols, stream);
+void build_csc(DevicePattern<T, I>& p, Carver scratch, cudaStream_t stream) {
+  if (p.nnz == 0) {
+    offsets_from_sorted<K>(nullptr, 0, p.cols, p.col_offsets.get(), stream);
+    return;
   }
-  p.col_offsets = offsets_from_sorted(by_col.keys.get(), nnz, p.cols, stream);
-  by_col.keys = DeviceArray<K>();
-  p.csc_row = DeviceArray<I>(nnz);
-  p.csc_value = DeviceArray<T>(p.entry_value.empty() ? 0 : nnz);
-  if (nnz > 0) {
-    gather_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
-        by_col.positions.get(), p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), nnz);
-    check_launch("gather_kernel (csc)");
-  }
+  RadixSort<K, I> sort(scratch, p.nnz, p.cols, stream);
+  convert(p.entry_col.get(), sort.keys[0], p.nnz, stream);
+  const auto sorted = sort.run();
+  offsets_from_sorted(sorted.keys, p.nnz, p.cols, p.col_offsets.get(), stream);
+  gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
+      sorted.positions, p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), p.nnz);
+  check_launch("gather_kernel (csc)");
 }
 
 // Which plans list dense units for the tensor-core SDDMM: float16/bfloat16 ones, and float32 ones
 // (TF32 arithmetic when allowed, else the float32-accurate split: sddmm_config.cuh) unless
 // float32_tensor_cores() is off. float64 has no tensor-core path.
+template <typename T>
+constexpr bool kHasTensorCorePath = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, float>;
+
 template <typename T>
 bool lists_tensor_core_units(bool allow_tf32) {
   if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) return true;
@@ -243,74 +272,84 @@ bool has_tensor_cores(int device) {
   return major >= 8;
 }
 
+// The dense units of a plan that lists them (float16/bfloat16/float32 values, sm_80+). They are an
+// optimisation: when their arrays find no memory, the plan goes without and every entry stays on
+// the CUDA cores.
+template <typename T, typename I>
+void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned char>& scratch, cudaStream_t stream) {
+  const double min_density = std::is_same_v<T, float> ? tensor_core_min_density_float32() : tensor_core_min_density();
+  try {
+    p.tiles = build_tensor_tiles<T, I>(p.rows, p.cols, p.nnz, p.entry_row, p.entry_col, p.entry_value, p.caller_position,
+                                       min_density, tensor_core_min_share(), scratch.get(),
+                                       static_cast<size_t>(scratch.size()), stream);
+  } catch (const Error& e) {
+    if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
+    p.tiles = TensorTiles<T, I>();
+  }
+}
+
+// The creation scratch: `wanted` bytes, or `needed` when that much is not free (the difference is
+// the tensor-core listing's, which is an optimisation: `with_units` then turns false).
+DeviceArray<unsigned char> allocate_scratch(size_t needed, size_t wanted, bool& with_units) {
+  if (wanted > needed) {
+    try {
+      return DeviceArray<unsigned char>(static_cast<int64_t>(wanted));
+    } catch (const Error& e) {
+      if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
+      with_units = false;
+    }
+  }
+  return DeviceArray<unsigned char>(static_cast<int64_t>(needed));
+}
+
 }  // namespace
 
 template <typename T, typename I>
 DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
   const int64_t nnz = info.nnz;
-  const bool csr = input.format == SparseInput::Format::kCsr;
-  if (csr) {
-    validate_row_offsets(input.rows, input.index_type, info.rows, nnz, stream);
-  } else {
-    validate_indices(input.rows, input.index_type, nnz, info.rows, "row_idx", stream);
-  }
-  validate_indices(input.cols, input.index_type, nnz, info.cols, "col_idx", stream);
+  const bool in_row_order = validate_input(info, input, stream);
 
   DevicePattern<T, I> p;
   p.rows = info.rows;
   p.cols = info.cols;
   p.nnz = nnz;
-  const T* values = info.has_values ? static_cast<const T*>(input.values) : nullptr;
-
-  // Row-ordered entries.
-  if (csr) {
-    p.row_offsets = info.rows > 0 ? to_index<int64_t>(input.rows, input.index_type, info.rows + 1, stream)
-                                  : DeviceArray<int64_t>(1);
-    if (info.rows == 0) check(cudaMemsetAsync(p.row_offsets.get(), 0, sizeof(int64_t), stream), "cudaMemsetAsync");
-    p.entry_row = DeviceArray<I>(nnz);
-    if (nnz > 0) {
-      rows_from_offsets_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(p.row_offsets.get(), info.rows, nnz, p.entry_row.get());
-      check_launch("rows_from_offsets_kernel");
-    }
-    p.entry_col = to_index<I>(input.cols, input.index_type, nnz, stream);
-    p.entry_value = copy_values<T>(values, nnz, stream);
-  } else if (is_sorted(input.rows, input.index_type == SDDMM_INDEX_INT64, nnz, stream)) {
-    p.entry_row = to_index<I>(input.rows, input.index_type, nnz, stream);
-    p.entry_col = to_index<I>(input.cols, input.index_type, nnz, stream);
-    p.entry_value = copy_values<T>(values, nnz, stream);
-    p.row_offsets = offsets_from_sorted(p.entry_row.get(), nnz, info.rows, stream);
-  } else if (fits_int32(info.rows)) {
-    sort_rows<int32_t>(p, input, values, stream);
-  } else {
-    sort_rows<I>(p, input, values, stream);
-  }
-
-  if (fits_int32(info.cols)) {
-    build_csc<int32_t>(p, stream);
-  } else {
-    build_csc<I>(p, stream);
-  }
-
+  p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, in_row_order); });
   p.heavy_threshold = spmm_heavy_row_entries();
   p.entries_per_slice = spmm_entries_per_slice();
   p.resident_blocks = resident_blocks(info.device_id);
-  p.row_split = split_by_length<I>(p.row_offsets, info.rows, nnz, p.heavy_threshold, stream);
-  p.col_split = split_by_length<I>(p.col_offsets, info.cols, nnz, p.heavy_threshold, stream);
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
-  if (lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id)) {
-    const double min_density = std::is_same_v<T, float> ? tensor_core_min_density_float32() : tensor_core_min_density();
-    // The units are an optimisation: when listing them finds no memory (their temporaries take
-    // about 60 bytes per entry), the plan goes without and every entry stays on the CUDA cores.
-    try {
-      p.tiles = build_tensor_tiles<T, I>(info.rows, info.cols, nnz, p.entry_row, p.entry_col, p.entry_value,
-                                         p.caller_position, min_density, tensor_core_min_share(), stream);
-    } catch (const Error& e) {
-      if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
-      p.tiles = TensorTiles<T, I>();
-    }
+
+  // One scratch for every phase below, sized for the largest.
+  const size_t sorts = std::max(in_row_order ? 0 : sort_scratch_bytes<I>(nnz, info.rows, stream),
+                                sort_scratch_bytes<I>(nnz, info.cols, stream));
+  const size_t needed = std::max(sorts, split_scratch_bytes<I>(info.rows, info.cols, stream));
+  bool with_units = lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id);
+  size_t wanted = needed;
+  if constexpr (kHasTensorCorePath<T>) {
+    if (with_units) wanted = std::max(needed, tensor_tile_scratch_bytes<T, I>(info.rows, info.cols, nnz, stream));
+  }
+  const DeviceArray<unsigned char> scratch = allocate_scratch(needed, wanted, with_units);
+  const Carver whole(scratch.get(), static_cast<size_t>(scratch.size()));
+
+  if (in_row_order) {
+    copy_in_row_order(p, input, stream);
+  } else if (fits_int32(info.rows)) {
+    sort_rows<int32_t>(p, input, whole, stream);
+  } else {
+    sort_rows<I>(p, input, whole, stream);
+  }
+  if (fits_int32(info.cols)) {
+    build_csc<int32_t>(p, whole, stream);
+  } else {
+    build_csc<I>(p, whole, stream);
+  }
+  split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.heavy_threshold,
+                  scratch.get(), static_cast<size_t>(scratch.size()), stream);
+  if constexpr (kHasTensorCorePath<T>) {
+    if (with_units) add_tensor_core_units(p, scratch, stream);
   }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
-  return p;
+  return p;  // the scratch is freed after the synchronisation above
 }
 
 template DevicePattern<float, int32_t> build_device_pattern<float, int32_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);

@@ -1,7 +1,8 @@
 // Plan creation, tensor-core part: entries grouped by 16 x 64 unit (a radix sort on (chunk, strip)),
 // units counted (run-length encoding), the dense ones listed and packed into work items of up to
 // kUnitsPerItem units of one chunk, their entries laid out unit by unit; the entries of the other
-// units listed in plan order for the CUDA-core kernel. Integer work only: deterministic.
+// units listed in plan order for the CUDA-core kernel. Integer work only: deterministic. All on the
+// device, in the plan's creation scratch; the plan's tile arrays are one allocation.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
@@ -12,7 +13,7 @@
 
 #include <cmath>
 #include <limits>
-#include <vector>
+#include <utility>
 
 #include "cuda/preprocess/launch.cuh"
 #include "cuda/preprocess/sorted.cuh"
@@ -73,188 +74,235 @@ struct OnCudaCores {
   __device__ bool operator()(int64_t e) const { return on_tensor_cores[e] == 0; }
 };
 
-// n values from device memory, after the work queued on `stream` before them.
-template <typename T>
-std::vector<T> to_host_values(const T* p, int64_t n, cudaStream_t stream) {
-  std::vector<T> h(static_cast<size_t>(n));
-  if (!h.empty()) {
-    check(cudaMemcpyAsync(h.data(), p, h.size() * sizeof(T), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+// Whether dense unit d starts a work item: the first unit of each chunk and every kUnitsPerItem-th
+// after it; d == dense (one past the last) is listed too, closing the last item. The chunk's first
+// unit is found by binary search in the ascending keys.
+struct StartsItem {
+  const int64_t* key;
+  int64_t dense;
+  int64_t strips;
+  __device__ bool operator()(int64_t d) const {
+    if (d == 0 || d == dense) return true;
+    const int64_t chunk_key = key[d] / strips * strips;  // key of the chunk's first possible unit
+    if (key[d - 1] < chunk_key) return true;
+    int64_t lo = 0, hi = d;
+    while (lo < hi) {
+      const int64_t mid = (lo + hi) / 2;
+      if (key[mid] < chunk_key) lo = mid + 1; else hi = mid;
+    }
+    return (d - lo) % kUnitsPerItem == 0;
   }
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return h;
-}
-
-template <typename T>
-DeviceArray<T> to_device(const std::vector<T>& h, cudaStream_t stream) {
-  DeviceArray<T> a(static_cast<int64_t>(h.size()));
-  if (!h.empty()) {
-    check(cudaMemcpyAsync(a.get(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
-  }
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");  // `h` may go before the copy ran
-  return a;
-}
-
-// The temporaries of one build, carved from a single allocation: on the H200 a cudaMalloc costs
-// 0.06-0.1 ms and a cudaFree 0.05-0.34 ms (1-536 MB, measured with CuPy), more than the kernels
-// between them - twenty of each made listing the units of a 16.8M-entry matrix take 3 ms. Pieces are
-// 256-byte aligned; sizes are upper bounds known before the first kernel (n = nnz everywhere).
-class Workspace {
- public:
-  // Adds a piece of `count` Ts to the layout (first pass) or hands it out (second pass).
-  template <typename T>
-  T* piece(int64_t count) {
-    const size_t at = used_;
-    used_ += (static_cast<size_t>(count) * sizeof(T) + 255) / 256 * 256;
-    if (storage_.empty()) return nullptr;
-    if (used_ > static_cast<size_t>(storage_.size())) fail(SDDMM_STATUS_INTERNAL_ERROR, "tensor-core workspace too small");
-    return reinterpret_cast<T*>(storage_.get() + at);
-  }
-  // The CUB temporary storage of `call` (sized for n = nnz in the first pass).
-  template <typename Call>
-  void* cub_piece(Call&& call, size_t& bytes, const char* what) {
-    bytes = 0;
-    check(call(nullptr, bytes), what);
-    return piece<unsigned char>(static_cast<int64_t>(bytes));
-  }
-  void allocate() { storage_ = DeviceArray<unsigned char>(static_cast<int64_t>(used_)), used_ = 0; }
-
- private:
-  DeviceArray<unsigned char> storage_;
-  size_t used_ = 0;
 };
 
-// Keys of K bits (32 whenever chunks x strips fits, which halves the sort's traffic).
+// The listing's temporaries and its CUB calls, laid out for n = nnz entries (every count is at most
+// nnz; CUB's temporary sizes for the upper bound cover fewer items). layout() runs twice: to measure
+// the scratch and to carve it (cuda/carved.cuh).
 template <typename K, typename V, typename I>
-TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz, const DeviceArray<I>& entry_row,
-                                  const DeviceArray<I>& entry_col, const DeviceArray<V>& entry_value,
-                                  const DeviceArray<I>& caller_position, int64_t min_entries, double min_share,
-                                  cudaStream_t stream) {
-  const int64_t chunks = (cols + kUnitCols - 1) / kUnitCols;
-  const int end_bit = significant_bits(chunks * t.strips);
-  Workspace w;
+struct UnitListing {
+  int64_t nnz = 0, strips = 0, min_entries = 0;
+  int end_bit = 0;
+  cudaStream_t stream = nullptr;
+
   K *keys = nullptr, *sorted_keys = nullptr, *run_keys = nullptr;
   I *ids = nullptr, *sorted_ids = nullptr;
-  int64_t *run_counts = nullptr, *run_begin = nullptr, *dense_runs = nullptr, *counters = nullptr;
-  int64_t *count = nullptr, *source = nullptr;
+  int64_t *run_counts = nullptr, *run_begin = nullptr, *dense_runs = nullptr;
+  int64_t *key = nullptr, *count = nullptr, *source = nullptr, *counters = nullptr;
+  // (dense + 1) and (items + 1), copied into the plan once their sizes are known. They reuse
+  // dense_runs and run_begin, which nothing reads after gather_dense_kernel.
+  int64_t *unit_entries = nullptr, *item_units = nullptr;
   uint8_t* on_tensor_cores = nullptr;
-  void *sort_temp = nullptr, *rle_temp = nullptr, *scan_temp = nullptr, *select_temp = nullptr, *rest_temp = nullptr;
-  size_t sort_bytes = 0, rle_bytes = 0, scan_bytes = 0, select_bytes = 0, rest_bytes = 0;
-  const auto sort = [&](void* temp, size_t& bytes) {
-    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys, sorted_keys, ids, sorted_ids, nnz, 0, end_bit, stream);
-  };
-  const auto encode = [&](void* temp, size_t& bytes) {
+  void *sort_temp = nullptr, *rle_temp = nullptr, *scan_temp = nullptr, *dense_temp = nullptr;
+  void *sum_temp = nullptr, *items_temp = nullptr, *rest_temp = nullptr;
+  size_t sort_bytes = 0, rle_bytes = 0, scan_bytes = 0, dense_bytes = 0, sum_bytes = 0, items_bytes = 0, rest_bytes = 0;
+
+  // Double-buffer mode (CUB's storage holds no third copy): the sorted keys and ids end in either
+  // buffer of their pair; sorted_keys and sorted_ids point there after the sort.
+  cudaError_t sort(void* temp, size_t& bytes) {
+    cub::DoubleBuffer<K> k(keys, sorted_keys);
+    cub::DoubleBuffer<I> i(ids, sorted_ids);
+    const cudaError_t status = cub::DeviceRadixSort::SortPairs(temp, bytes, k, i, nnz, 0, end_bit, stream);
+    if (temp != nullptr) sorted_keys = k.Current(), sorted_ids = i.Current();
+    return status;
+  }
+  cudaError_t encode(void* temp, size_t& bytes) {
     return cub::DeviceRunLengthEncode::Encode(temp, bytes, sorted_keys, run_keys, run_counts, counters, nnz, stream);
-  };
-  int64_t runs = nnz;  // an upper bound until the encoding has run
-  const auto scan = [&](void* temp, size_t& bytes) {
+  }
+  cudaError_t scan(void* temp, size_t& bytes, int64_t runs) {
     return cub::DeviceScan::ExclusiveSum(temp, bytes, run_counts, run_begin, runs, stream);
-  };
-  const auto select_dense = [&](void* temp, size_t& bytes) {
+  }
+  cudaError_t select_dense(void* temp, size_t& bytes, int64_t runs) {
     return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<int64_t>(0), dense_runs, counters + 1, runs,
                                  DenseRun{run_counts, min_entries}, stream);
-  };
-  const auto select_rest = [&](void* temp, size_t& bytes) {
-    return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<I>(0), t.cuda_core_entries.get(), counters + 2,
-                                 nnz, OnCudaCores{on_tensor_cores}, stream);
-  };
-  for (int pass = 0; pass < 2; ++pass) {
-    keys = w.piece<K>(nnz), sorted_keys = w.piece<K>(nnz), run_keys = w.piece<K>(nnz);
-    ids = w.piece<I>(nnz), sorted_ids = w.piece<I>(nnz);
-    run_counts = w.piece<int64_t>(nnz), run_begin = w.piece<int64_t>(nnz), dense_runs = w.piece<int64_t>(nnz);
-    count = w.piece<int64_t>(nnz), source = w.piece<int64_t>(nnz), counters = w.piece<int64_t>(3);
-    on_tensor_cores = w.piece<uint8_t>(nnz);
-    if (pass == 0) {  // CUB's sizes need no memory, only the sizes of the problem
-      sort_temp = w.cub_piece(sort, sort_bytes, "cub::DeviceRadixSort::SortPairs (units, size)");
-      rle_temp = w.cub_piece(encode, rle_bytes, "cub::DeviceRunLengthEncode::Encode (size)");
-      scan_temp = w.cub_piece(scan, scan_bytes, "cub::DeviceScan::ExclusiveSum (size)");
-      select_temp = w.cub_piece(select_dense, select_bytes, "cub::DeviceSelect::If (size)");
-      rest_temp = w.cub_piece(select_rest, rest_bytes, "cub::DeviceSelect::If (size)");
-      w.allocate();
-    } else {
-      sort_temp = w.piece<unsigned char>(static_cast<int64_t>(sort_bytes));
-      rle_temp = w.piece<unsigned char>(static_cast<int64_t>(rle_bytes));
-      scan_temp = w.piece<unsigned char>(static_cast<int64_t>(scan_bytes));
-      select_temp = w.piece<unsigned char>(static_cast<int64_t>(select_bytes));
-      rest_temp = w.piece<unsigned char>(static_cast<int64_t>(rest_bytes));
-    }
   }
+  cudaError_t sum_entries(void* temp, size_t& bytes, int64_t dense) {
+    return cub::DeviceScan::InclusiveSum(temp, bytes, count, unit_entries + 1, dense, stream);
+  }
+  cudaError_t select_items(void* temp, size_t& bytes, int64_t dense) {
+    return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<int64_t>(0), item_units, counters + 2, dense + 1,
+                                 StartsItem{key, dense, strips}, stream);
+  }
+  cudaError_t select_rest(void* temp, size_t& bytes, I* rest) {
+    return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<I>(0), rest, counters + 3, nnz,
+                                 OnCudaCores{on_tensor_cores}, stream);
+  }
+
+  void layout(Carver& c) {
+    keys = c.take<K>(nnz), sorted_keys = c.take<K>(nnz), run_keys = c.take<K>(nnz);
+    ids = c.take<I>(nnz), sorted_ids = c.take<I>(nnz);
+    run_counts = c.take<int64_t>(nnz), run_begin = c.take<int64_t>(nnz + 1), dense_runs = c.take<int64_t>(nnz + 1);
+    key = c.take<int64_t>(nnz), count = c.take<int64_t>(nnz), source = c.take<int64_t>(nnz);
+    unit_entries = dense_runs, item_units = run_begin, counters = c.take<int64_t>(4);
+    on_tensor_cores = c.take<uint8_t>(nnz);
+    // CUB's sizes need no memory, only the sizes of the problem.
+    const char* size = "cub (sizing the unit listing)";
+    sort_temp = take_cub(c, sort_bytes, [&](size_t& b) { return sort(nullptr, b); }, size);
+    rle_temp = take_cub(c, rle_bytes, [&](size_t& b) { return encode(nullptr, b); }, size);
+    scan_temp = take_cub(c, scan_bytes, [&](size_t& b) { return scan(nullptr, b, nnz); }, size);
+    dense_temp = take_cub(c, dense_bytes, [&](size_t& b) { return select_dense(nullptr, b, nnz); }, size);
+    sum_temp = take_cub(c, sum_bytes, [&](size_t& b) { return sum_entries(nullptr, b, nnz); }, size);
+    items_temp = take_cub(c, items_bytes, [&](size_t& b) { return select_items(nullptr, b, nnz); }, size);
+    rest_temp = take_cub(c, rest_bytes, [&](size_t& b) { return select_rest(nullptr, b, nullptr); }, size);
+  }
+
+ private:
+  // Sizes a CUB call (size(bytes) sets bytes) and takes a piece that large.
+  template <typename Size>
+  static void* take_cub(Carver& c, size_t& bytes, Size&& size, const char* what) {
+    bytes = 0;
+    check(size(bytes), what);
+    return c.take<unsigned char>(static_cast<int64_t>(bytes));
+  }
+};
+
+template <typename K, typename V, typename I>
+UnitListing<K, V, I> listing(int64_t strips, int64_t cols, int64_t nnz, int64_t min_entries, cudaStream_t stream) {
+  UnitListing<K, V, I> w;
+  w.nnz = nnz;
+  w.strips = strips;
+  w.min_entries = min_entries;
+  w.end_bit = significant_bits((cols + kUnitCols - 1) / kUnitCols * strips);
+  w.stream = stream;
+  return w;
+}
+
+// Two device values read back after the work queued on `stream` before them (one synchronisation).
+std::pair<int64_t, int64_t> read_two(const int64_t* a, const int64_t* b, cudaStream_t stream) {
+  int64_t h[2] = {0, 0};
+  check(cudaMemcpyAsync(&h[0], a, sizeof(int64_t), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+  if (b != nullptr) check(cudaMemcpyAsync(&h[1], b, sizeof(int64_t), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (tensor-core units)");
+  return {h[0], h[1]};
+}
+
+void copy_on_device(void* to, const void* from, size_t bytes, cudaStream_t stream) {
+  if (bytes > 0) check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, stream), "cudaMemcpyAsync (units)");
+}
+
+// Keys of K bits (32 whenever chunks x strips fits, which halves the sort's traffic). Three
+// synchronisations read the counts the next steps are sized by: runs, dense units, then work items
+// and entries together; the work items are found on the device (StartsItem), not on the host.
+template <typename K, typename V, typename I>
+TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz, const DeviceSpan<I>& entry_row,
+                                  const DeviceSpan<I>& entry_col, const DeviceSpan<V>& entry_value,
+                                  const DeviceSpan<I>& caller_position, int64_t min_entries, double min_share,
+                                  void* scratch, size_t scratch_bytes, cudaStream_t stream) {
+  UnitListing<K, V, I> w = listing<K, V, I>(t.strips, cols, nnz, min_entries, stream);
+  Carver carver(scratch, scratch_bytes);
+  w.layout(carver);
 
   // Entries sorted by unit, then the units counted and the dense ones listed in (chunk, strip) order.
   unit_keys_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_row.get(), entry_col.get(), nnz,
-                                                                           t.strips, keys, ids);
+                                                                           t.strips, w.keys, w.ids);
   check_launch("unit_keys_kernel");
-  check(sort(sort_temp, sort_bytes), "cub::DeviceRadixSort::SortPairs (units)");
-  check(encode(rle_temp, rle_bytes), "cub::DeviceRunLengthEncode::Encode");
-  runs = to_host_values(counters, 1, stream)[0];
-  check(scan(scan_temp, scan_bytes), "cub::DeviceScan::ExclusiveSum (units)");
-  check(select_dense(select_temp, select_bytes), "cub::DeviceSelect::If (dense units)");
-  const int64_t dense = to_host_values(counters + 1, 1, stream)[0];
+  check(w.sort(w.sort_temp, w.sort_bytes), "cub::DeviceRadixSort::SortPairs (units)");
+  check(w.encode(w.rle_temp, w.rle_bytes), "cub::DeviceRunLengthEncode::Encode");
+  const int64_t runs = read_two(w.counters, nullptr, stream).first;
+  check(w.scan(w.scan_temp, w.scan_bytes, runs), "cub::DeviceScan::ExclusiveSum (units)");
+  check(w.select_dense(w.dense_temp, w.dense_bytes, runs), "cub::DeviceSelect::If (dense units)");
+  const int64_t dense = read_two(w.counters + 1, nullptr, stream).first;
   if (dense == 0) return t;
-  DeviceArray<int64_t> key(dense);
-  gather_dense_kernel<<<preprocess_blocks(dense), kPreprocessThreads, 0, stream>>>(dense_runs, dense, run_keys, run_counts,
-                                                                                run_begin, key.get(), count, source);
+  gather_dense_kernel<<<preprocess_blocks(dense), kPreprocessThreads, 0, stream>>>(w.dense_runs, dense, w.run_keys, w.run_counts,
+                                                                                w.run_begin, w.key, w.count, w.source);
   check_launch("gather_dense_kernel");
 
-  // Work items on the host: a new item at each new chunk and after kUnitsPerItem units.
-  const std::vector<int64_t> h_key = to_host_values(key.get(), dense, stream);
-  const std::vector<int64_t> h_count = to_host_values(count, dense, stream);
-  std::vector<int64_t> unit_entries(static_cast<size_t>(dense) + 1, 0);
-  std::vector<int64_t> item_units;
-  for (int64_t d = 0; d < dense; ++d) {
-    const size_t i = static_cast<size_t>(d);
-    unit_entries[i + 1] = unit_entries[i] + h_count[i];
-    const bool new_chunk = d == 0 || h_key[i] / t.strips != h_key[i - 1] / t.strips;
-    if (new_chunk || d - item_units.back() == kUnitsPerItem) item_units.push_back(d);
-  }
-  item_units.push_back(dense);
-  if (static_cast<double>(unit_entries.back()) < min_share * static_cast<double>(nnz)) return t;
-  t.entries = unit_entries.back();
-  t.items = static_cast<int64_t>(item_units.size()) - 1;
-  t.unit_key = std::move(key);
-  t.unit_entries = to_device(unit_entries, stream);
-  t.item_units = to_device(item_units, stream);
+  // Entry offsets of the units (a prefix sum of their counts) and the first unit of each work item.
+  check(cudaMemsetAsync(w.unit_entries, 0, sizeof(int64_t), stream), "cudaMemsetAsync");
+  check(w.sum_entries(w.sum_temp, w.sum_bytes, dense), "cub::DeviceScan::InclusiveSum (unit entries)");
+  check(w.select_items(w.items_temp, w.items_bytes, dense), "cub::DeviceSelect::If (work items)");
+  const std::pair<int64_t, int64_t> items_and_entries = read_two(w.counters + 2, w.unit_entries + dense, stream);
+  const int64_t item_bounds = items_and_entries.first, entries = items_and_entries.second;
+  if (static_cast<double>(entries) < min_share * static_cast<double>(nnz)) return t;
+  t.entries = entries;
+  t.items = item_bounds - 1;
+  t.storage = carve([&](Carver& c) {
+    t.unit_key = c.span<int64_t>(dense);
+    t.unit_entries = c.span<int64_t>(dense + 1);
+    t.item_units = c.span<int64_t>(item_bounds);
+    t.out_position = c.span<I>(t.entries);
+    t.local = c.span<uint16_t>(t.entries);
+    t.value = c.span<V>(entry_value.empty() ? 0 : t.entries);
+    t.cuda_core_entries = c.span<I>(nnz - t.entries);
+  });
+  copy_on_device(t.unit_key.get(), w.key, static_cast<size_t>(dense) * sizeof(int64_t), stream);
+  copy_on_device(t.unit_entries.get(), w.unit_entries, static_cast<size_t>(dense + 1) * sizeof(int64_t), stream);
+  copy_on_device(t.item_units.get(), w.item_units, static_cast<size_t>(item_bounds) * sizeof(int64_t), stream);
 
   // The dense units' entries, unit by unit; the rest in plan order.
-  t.out_position = DeviceArray<I>(t.entries);
-  t.local = DeviceArray<uint16_t>(t.entries);
-  t.value = DeviceArray<V>(entry_value.empty() ? 0 : t.entries);
-  check(cudaMemsetAsync(on_tensor_cores, 0, static_cast<size_t>(nnz), stream), "cudaMemsetAsync");
+  check(cudaMemsetAsync(w.on_tensor_cores, 0, static_cast<size_t>(nnz), stream), "cudaMemsetAsync");
   const int blocks = static_cast<int>(dense < 65535 * 8 ? dense : 65535 * 8);
   fill_units_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(
-      dense, source, t.unit_entries.get(), sorted_ids, entry_row.get(), entry_col.get(), entry_value.get(),
-      caller_position.get(), t.out_position.get(), t.local.get(), t.value.get(), on_tensor_cores);
+      dense, w.source, t.unit_entries.get(), w.sorted_ids, entry_row.get(), entry_col.get(), entry_value.get(),
+      caller_position.get(), t.out_position.get(), t.local.get(), t.value.get(), w.on_tensor_cores);
   check_launch("fill_units_kernel");
-  t.cuda_core_entries = DeviceArray<I>(nnz - t.entries);
-  check(select_rest(rest_temp, rest_bytes), "cub::DeviceSelect::If (CUDA-core entries)");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (tensor-core units)");
-  return t;  // the workspace is freed after the work on `stream` (synchronised above)
+  check(w.select_rest(w.rest_temp, w.rest_bytes, t.cuda_core_entries.get()), "cub::DeviceSelect::If (CUDA-core entries)");
+  return t;  // still running on `stream`: the caller keeps the scratch until it synchronises
+}
+
+// Keys of 32 bits whenever chunks x strips fits.
+bool narrow_unit_keys(int64_t rows, int64_t cols) {
+  const int64_t strips = (rows + kUnitRows - 1) / kUnitRows;
+  const int64_t chunks = (cols + kUnitCols - 1) / kUnitCols;
+  return chunks * strips <= int64_t{std::numeric_limits<uint32_t>::max()};
 }
 
 }  // namespace
 
 template <typename V, typename I>
-TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceArray<I>& entry_row,
-                                     const DeviceArray<I>& entry_col, const DeviceArray<V>& entry_value,
-                                     const DeviceArray<I>& caller_position, double min_density, double min_share,
-                                     cudaStream_t stream) {
+size_t tensor_tile_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream) {
+  if (nnz == 0 || rows == 0 || cols == 0) return 0;
+  const int64_t strips = (rows + kUnitRows - 1) / kUnitRows;
+  Carver c;
+  if (narrow_unit_keys(rows, cols)) {
+    listing<uint32_t, V, I>(strips, cols, nnz, 1, stream).layout(c);
+  } else {
+    listing<unsigned long long, V, I>(strips, cols, nnz, 1, stream).layout(c);
+  }
+  return c.used();
+}
+
+template <typename V, typename I>
+TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceSpan<I>& entry_row,
+                                     const DeviceSpan<I>& entry_col, const DeviceSpan<V>& entry_value,
+                                     const DeviceSpan<I>& caller_position, double min_density, double min_share,
+                                     void* scratch, size_t scratch_bytes, cudaStream_t stream) {
   TensorTiles<V, I> t;
   if (nnz == 0 || rows == 0 || cols == 0 || min_density > 1.0) return t;
   t.strips = (rows + kUnitRows - 1) / kUnitRows;
-  const int64_t chunks = (cols + kUnitCols - 1) / kUnitCols;
   const double wanted = std::ceil(min_density * kUnitRows * kUnitCols);
   const int64_t min_entries = wanted < 1.0 ? 1 : static_cast<int64_t>(wanted);
-  if (chunks * t.strips <= int64_t{std::numeric_limits<uint32_t>::max()}) {
+  if (narrow_unit_keys(rows, cols)) {
     return build_with_keys<uint32_t>(std::move(t), cols, nnz, entry_row, entry_col, entry_value, caller_position,
-                                     min_entries, min_share, stream);
+                                     min_entries, min_share, scratch, scratch_bytes, stream);
   }
   return build_with_keys<unsigned long long>(std::move(t), cols, nnz, entry_row, entry_col, entry_value,
-                                             caller_position, min_entries, min_share, stream);
+                                             caller_position, min_entries, min_share, scratch, scratch_bytes, stream);
 }
 
-#define SDDMM_INSTANTIATE_TILES(V, I)                                                                                   \
-  template TensorTiles<V, I> build_tensor_tiles<V, I>(int64_t, int64_t, int64_t, const DeviceArray<I>&,                 \
-                                                      const DeviceArray<I>&, const DeviceArray<V>&, const DeviceArray<I>&, \
-                                                      double, double, cudaStream_t);
+#define SDDMM_INSTANTIATE_TILES(V, I)                                                                                  \
+  template TensorTiles<V, I> build_tensor_tiles<V, I>(int64_t, int64_t, int64_t, const DeviceSpan<I>&,                \
+                                                      const DeviceSpan<I>&, const DeviceSpan<V>&, const DeviceSpan<I>&, \
+                                                      double, double, void*, size_t, cudaStream_t);                    \
+  template size_t tensor_tile_scratch_bytes<V, I>(int64_t, int64_t, int64_t, cudaStream_t);
 SDDMM_INSTANTIATE_TILES(float, int32_t)
 SDDMM_INSTANTIATE_TILES(float, int64_t)
 SDDMM_INSTANTIATE_TILES(__half, int32_t)

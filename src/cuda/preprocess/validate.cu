@@ -1,5 +1,6 @@
-// Pattern validation on the GPU: one pass finds the first bad position with an atomic minimum (the
-// result is the same whatever the thread order), then only that entry is copied back for the message.
+// Pattern validation on the GPU: one pass per array finds the first bad position with an atomic
+// minimum (the result is the same whatever the thread order), and whether COO rows are already in
+// order; one read-back takes all three, then only a bad entry is copied back for the message.
 #include <limits>
 
 #include "cuda/pattern.cuh"
@@ -41,55 +42,82 @@ int64_t read_index(const void* array, sddmm_index_type_t type, int64_t i, cudaSt
   return wide ? v64 : v32;
 }
 
-unsigned long long read_first(const DeviceArray<unsigned long long>& d_first, cudaStream_t stream) {
-  unsigned long long first = kNone;
-  check(cudaMemcpyAsync(&first, d_first.get(), sizeof(first), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (validation)");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (validation)");
-  return first;
+// Clears *in_order when some row index is below the one before it (a plain store, not an atomic:
+// a caller's reversed array would otherwise queue nnz atomics on one address).
+template <typename In>
+__global__ void flag_descent_kernel(const In* rows, int64_t n, unsigned long long* in_order) {
+  SDDMM_GRID_STRIDE(p, n) {
+    if (p > 0 && rows[p] < rows[p - 1]) *in_order = 0;
+  }
 }
 
-}  // namespace
-
-void validate_indices(const void* indices, sddmm_index_type_t type, int64_t n, int64_t bound, const char* name,
-                      cudaStream_t stream) {
-  if (n == 0) return;
-  DeviceArray<unsigned long long> d_first(1);
-  check(cudaMemsetAsync(d_first.get(), 0xFF, sizeof(unsigned long long), stream), "cudaMemsetAsync");
+template <typename Kernel>
+void launch_on_index_type(sddmm_index_type_t type, const void* indices, int64_t n, Kernel&& kernel) {
   if (type == SDDMM_INDEX_INT64) {
-    first_out_of_range_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const int64_t*>(indices), n, bound, d_first.get());
+    kernel(static_cast<const int64_t*>(indices), preprocess_blocks(n));
   } else {
-    first_out_of_range_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(static_cast<const int32_t*>(indices), n, bound, d_first.get());
+    kernel(static_cast<const int32_t*>(indices), preprocess_blocks(n));
   }
-  check_launch("first_out_of_range_kernel");
-  const unsigned long long first = read_first(d_first, stream);
-  if (first == kNone) return;
-  const auto p = static_cast<int64_t>(first);
+}
+
+[[noreturn]] void fail_index(const char* name, const void* indices, sddmm_index_type_t type, int64_t p, int64_t bound,
+                             cudaStream_t stream) {
   fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, name, "[", p, "] = ", read_index(indices, type, p, stream), " is out of range [0, ", bound, ")");
 }
 
-void validate_row_offsets(const void* offsets, sddmm_index_type_t type, int64_t rows, int64_t nnz, cudaStream_t stream) {
-  if (rows == 0 && offsets == nullptr) {
-    if (nnz != 0) fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets is empty (rows = 0) but nnz = ", nnz);
-    return;
-  }
-  DeviceArray<unsigned long long> d_first(1);
-  check(cudaMemsetAsync(d_first.get(), 0xFF, sizeof(unsigned long long), stream), "cudaMemsetAsync");
-  if (type == SDDMM_INDEX_INT64) {
-    first_bad_offset_kernel<<<preprocess_blocks(rows + 1), kPreprocessThreads, 0, stream>>>(static_cast<const int64_t*>(offsets), rows, nnz, d_first.get());
-  } else {
-    first_bad_offset_kernel<<<preprocess_blocks(rows + 1), kPreprocessThreads, 0, stream>>>(static_cast<const int32_t*>(offsets), rows, nnz, d_first.get());
-  }
-  check_launch("first_bad_offset_kernel");
-  const unsigned long long first = read_first(d_first, stream);
-  if (first == kNone) return;
-  // Same messages, in the same precedence, as the CPU backend.
-  const auto q = static_cast<int64_t>(first);
+// Same messages, in the same precedence, as the CPU backend.
+[[noreturn]] void fail_offset(const void* offsets, sddmm_index_type_t type, int64_t q, int64_t rows, int64_t nnz,
+                              cudaStream_t stream) {
   const int64_t hi = read_index(offsets, type, q, stream);
   if (q == 0) fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets[0] = ", hi, " must be 0");
   const int64_t lo = read_index(offsets, type, q - 1, stream);
   if (hi < lo) fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets[", q, "] = ", hi, " is less than row_offsets[", q - 1, "] = ", lo);
   if (hi > nnz) fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets[", q, "] = ", hi, " exceeds nnz = ", nnz);
   fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets[", rows, "] = ", hi, " must equal nnz = ", nnz);
+}
+
+}  // namespace
+
+bool validate_input(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
+  const bool csr = input.format == SparseInput::Format::kCsr;
+  const int64_t rows = info.rows, cols = info.cols, nnz = info.nnz;
+  if (csr && rows == 0 && input.rows == nullptr) {
+    if (nnz != 0) fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets is empty (rows = 0) but nnz = ", nnz);
+    return true;
+  }
+  if (!csr && nnz == 0) return true;
+  // first[0]: first bad row index or offset; first[1]: first bad column; first[2]: kNone while the
+  // COO rows are in order.
+  DeviceArray<unsigned long long> d_first(3);
+  check(cudaMemsetAsync(d_first.get(), 0xFF, 3 * sizeof(unsigned long long), stream), "cudaMemsetAsync");
+  unsigned long long* first = d_first.get();
+  if (csr) {
+    launch_on_index_type(input.index_type, input.rows, rows + 1, [&](const auto* offsets, int blocks) {
+      first_bad_offset_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(offsets, rows, nnz, first);
+    });
+    check_launch("first_bad_offset_kernel");
+  } else {
+    launch_on_index_type(input.index_type, input.rows, nnz, [&](const auto* row, int blocks) {
+      first_out_of_range_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(row, nnz, rows, first);
+      flag_descent_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(row, nnz, first + 2);
+    });
+    check_launch("first_out_of_range_kernel");
+  }
+  if (nnz > 0) {
+    launch_on_index_type(input.index_type, input.cols, nnz, [&](const auto* col, int blocks) {
+      first_out_of_range_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(col, nnz, cols, first + 1);
+    });
+    check_launch("first_out_of_range_kernel");
+  }
+  unsigned long long h[3] = {kNone, kNone, kNone};
+  check(cudaMemcpyAsync(h, first, sizeof(h), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (validation)");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (validation)");
+  if (h[0] != kNone) {
+    if (csr) fail_offset(input.rows, input.index_type, static_cast<int64_t>(h[0]), rows, nnz, stream);
+    fail_index("row_idx", input.rows, input.index_type, static_cast<int64_t>(h[0]), rows, stream);
+  }
+  if (h[1] != kNone) fail_index("col_idx", input.cols, input.index_type, static_cast<int64_t>(h[1]), cols, stream);
+  return csr || h[2] == kNone;
 }
 
 }  // namespace sddmm::cuda

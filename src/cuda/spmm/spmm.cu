@@ -48,10 +48,10 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
 template <typename Config, typename I>
 void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, int resident_blocks, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
-  if (!split.light.empty()) {
+  if (!split.light().empty()) {
     // Light rows: a persistent grid (at most what the device holds at once) looping over the list.
-    args.outer_list = split.light.get();
-    args.outer_count = split.light.size();
+    args.outer_list = split.light().get();
+    args.outer_count = split.light().size();
     const int64_t blocks = (args.outer_count * args.group * args.slices + kThreads - 1) / kThreads;
     const int grid = static_cast<int>(blocks < resident_blocks ? blocks : resident_blocks);
     if (args.slices > 1) {
@@ -61,9 +61,9 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
     }
     check_launch("spmm_row_kernel");
   }
-  if (!split.heavy.empty()) {
-    args.outer_list = split.heavy.get();
-    args.outer_count = split.heavy.size();
+  if (!split.heavy().empty()) {
+    args.outer_list = split.heavy().get();
+    args.outer_count = split.heavy().size();
     const int64_t tile_width = int64_t{args.group} * Config::kVec;
     const int64_t blocks = args.outer_count * ((args.n + tile_width - 1) / tile_width);
     if (blocks >= (int64_t{1} << 31)) fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many heavy rows x column tiles for one launch");
@@ -87,7 +87,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.y_row_stride = y.row_stride();
   args.y_col_stride = y.col_stride();
   const OuterSplit<I>& split = transpose ? a.col_split : a.row_split;
-  const SpmmChoice choice = choose_spmm_kernel<P>(x, y, split.light_entries, split.light.size(), a.entries_per_slice,
+  const SpmmChoice choice = choose_spmm_kernel<P>(x, y, split.light_entries, split.light().size(), a.entries_per_slice,
                                                    int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock);
   args.group = choice.group;
   args.slices = choice.slices;
