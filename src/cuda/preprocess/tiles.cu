@@ -22,12 +22,25 @@
 namespace sddmm::cuda {
 namespace {
 
+// The sort key of each entry: its chunk only. The plan's entries are in row order, so a stable sort
+// by chunk leaves each chunk's entries in row order, strip after strip: (chunk, strip) order with a
+// key of log2(chunks) bits instead of log2(chunks x strips) (blockdiag-262144: 12 bits, not 26; one
+// or two radix passes fewer).
 template <typename K, typename I>
-__global__ void unit_keys_kernel(const I* entry_row, const I* entry_col, int64_t nnz, int64_t strips, K* keys, I* ids) {
+__global__ void chunk_keys_kernel(const I* entry_col, int64_t nnz, K* keys, I* ids) {
   SDDMM_GRID_STRIDE(e, nnz) {
-    const int64_t chunk = static_cast<int64_t>(entry_col[e]) / kUnitCols;
-    keys[e] = static_cast<K>(chunk * strips + static_cast<int64_t>(entry_row[e]) / kUnitRows);
+    keys[e] = static_cast<K>(static_cast<int64_t>(entry_col[e]) / kUnitCols);
     ids[e] = static_cast<I>(e);
+  }
+}
+
+// The unit key (chunk x strips + strip) of each sorted entry, for counting the units.
+template <typename K, typename I>
+__global__ void unit_keys_kernel(const K* sorted_chunks, const I* sorted_ids, const I* entry_row, int64_t nnz,
+                                 int64_t strips, K* keys) {
+  SDDMM_GRID_STRIDE(i, nnz) {
+    const int64_t strip = static_cast<int64_t>(entry_row[sorted_ids[i]]) / kUnitRows;
+    keys[i] = static_cast<K>(static_cast<int64_t>(sorted_chunks[i]) * strips + strip);
   }
 }
 
@@ -64,7 +77,7 @@ __global__ void fill_units_kernel(int64_t units, const int64_t* unit_source, con
       out_position[j] = caller_position != nullptr ? caller_position[e] : static_cast<I>(e);
       local[j] = static_cast<uint16_t>((entry_col[e] % kUnitCols) * kUnitRows + entry_row[e] % kUnitRows);
       if (value != nullptr) value[j] = entry_value[e];
-      on_tensor_cores[e] = 1;
+      if (on_tensor_cores != nullptr) on_tensor_cores[e] = 1;
     }
   }
 }
@@ -115,13 +128,14 @@ struct UnitListing {
   void *sum_temp = nullptr, *items_temp = nullptr, *rest_temp = nullptr;
   size_t sort_bytes = 0, rle_bytes = 0, scan_bytes = 0, dense_bytes = 0, sum_bytes = 0, items_bytes = 0, rest_bytes = 0;
 
-  // Double-buffer mode (CUB's storage holds no third copy): the sorted keys and ids end in either
-  // buffer of their pair; sorted_keys and sorted_ids point there after the sort.
+  // Double-buffer mode (CUB's storage holds no third copy): the sorted chunks and ids end in either
+  // buffer of their pair; sorted_ids points there after the sort, sorted_keys to the other buffer
+  // of keys, free for the unit keys.
   cudaError_t sort(void* temp, size_t& bytes) {
     cub::DoubleBuffer<K> k(keys, sorted_keys);
     cub::DoubleBuffer<I> i(ids, sorted_ids);
     const cudaError_t status = cub::DeviceRadixSort::SortPairs(temp, bytes, k, i, nnz, 0, end_bit, stream);
-    if (temp != nullptr) sorted_keys = k.Current(), sorted_ids = i.Current();
+    if (temp != nullptr) keys = k.Current(), sorted_keys = k.Alternate(), sorted_ids = i.Current();
     return status;
   }
   cudaError_t encode(void* temp, size_t& bytes) {
@@ -180,7 +194,7 @@ UnitListing<K, V, I> listing(int64_t strips, int64_t cols, int64_t nnz, int64_t 
   w.nnz = nnz;
   w.strips = strips;
   w.min_entries = min_entries;
-  w.end_bit = significant_bits((cols + kUnitCols - 1) / kUnitCols * strips);
+  w.end_bit = significant_bits((cols + kUnitCols - 1) / kUnitCols);  // chunk keys
   w.stream = stream;
   return w;
 }
@@ -211,10 +225,12 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
   w.layout(carver);
 
   // Entries sorted by unit, then the units counted and the dense ones listed in (chunk, strip) order.
-  unit_keys_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_row.get(), entry_col.get(), nnz,
-                                                                           t.strips, w.keys, w.ids);
-  check_launch("unit_keys_kernel");
+  chunk_keys_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_col.get(), nnz, w.keys, w.ids);
+  check_launch("chunk_keys_kernel");
   check(w.sort(w.sort_temp, w.sort_bytes), "cub::DeviceRadixSort::SortPairs (units)");
+  unit_keys_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(w.keys, w.sorted_ids, entry_row.get(), nnz,
+                                                                           t.strips, w.sorted_keys);
+  check_launch("unit_keys_kernel");
   check(w.encode(w.rle_temp, w.rle_bytes), "cub::DeviceRunLengthEncode::Encode");
   const int64_t runs = read_two(w.counters, nullptr, stream).first;
   check(w.scan(w.scan_temp, w.scan_bytes, runs), "cub::DeviceScan::ExclusiveSum (units)");
@@ -247,14 +263,17 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
   copy_on_device(t.unit_entries.get(), w.unit_entries, static_cast<size_t>(dense + 1) * sizeof(int64_t), stream);
   copy_on_device(t.item_units.get(), w.item_units, static_cast<size_t>(item_bounds) * sizeof(int64_t), stream);
 
-  // The dense units' entries, unit by unit; the rest in plan order.
-  check(cudaMemsetAsync(w.on_tensor_cores, 0, static_cast<size_t>(nnz), stream), "cudaMemsetAsync");
+  // The dense units' entries, unit by unit; the rest (if any) in plan order.
+  const bool rest = t.entries < nnz;
+  if (rest) check(cudaMemsetAsync(w.on_tensor_cores, 0, static_cast<size_t>(nnz), stream), "cudaMemsetAsync");
   const int blocks = static_cast<int>(dense < 65535 * 8 ? dense : 65535 * 8);
   fill_units_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(
       dense, w.source, t.unit_entries.get(), w.sorted_ids, entry_row.get(), entry_col.get(), entry_value.get(),
-      caller_position.get(), t.out_position.get(), t.local.get(), t.value.get(), w.on_tensor_cores);
+      caller_position.get(), t.out_position.get(), t.local.get(), t.value.get(), rest ? w.on_tensor_cores : nullptr);
   check_launch("fill_units_kernel");
-  check(w.select_rest(w.rest_temp, w.rest_bytes, t.cuda_core_entries.get()), "cub::DeviceSelect::If (CUDA-core entries)");
+  if (rest) {
+    check(w.select_rest(w.rest_temp, w.rest_bytes, t.cuda_core_entries.get()), "cub::DeviceSelect::If (CUDA-core entries)");
+  }
   return t;  // still running on `stream`: the caller keeps the scratch until it synchronises
 }
 

@@ -42,12 +42,16 @@ int64_t read_index(const void* array, sddmm_index_type_t type, int64_t i, cudaSt
   return wide ? v64 : v32;
 }
 
-// Clears *in_order when some row index is below the one before it (a plain store, not an atomic:
-// a caller's reversed array would otherwise queue nnz atomics on one address).
+// COO rows: the first out of range, as first_out_of_range_kernel, and in the same pass *in_order
+// cleared when some row index is below the one before it (a plain store, not an atomic: a caller's
+// reversed array would otherwise queue nnz atomics on one address).
 template <typename In>
-__global__ void flag_descent_kernel(const In* rows, int64_t n, unsigned long long* in_order) {
+__global__ void check_rows_kernel(const In* rows, int64_t n, int64_t bound, unsigned long long* first,
+                                  unsigned long long* in_order) {
   SDDMM_GRID_STRIDE(p, n) {
-    if (p > 0 && rows[p] < rows[p - 1]) *in_order = 0;
+    const int64_t v = rows[p];
+    if (v < 0 || v >= bound) atomicMin(first, static_cast<unsigned long long>(p));
+    if (p > 0 && v < static_cast<int64_t>(rows[p - 1])) *in_order = 0;
   }
 }
 
@@ -98,10 +102,9 @@ bool validate_input(const MatrixInfo& info, const SparseInput& input, cudaStream
     check_launch("first_bad_offset_kernel");
   } else {
     launch_on_index_type(input.index_type, input.rows, nnz, [&](const auto* row, int blocks) {
-      first_out_of_range_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(row, nnz, rows, first);
-      flag_descent_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(row, nnz, first + 2);
+      check_rows_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(row, nnz, rows, first, first + 2);
     });
-    check_launch("first_out_of_range_kernel");
+    check_launch("check_rows_kernel");
   }
   if (nnz > 0) {
     launch_on_index_type(input.index_type, input.cols, nnz, [&](const auto* col, int blocks) {
