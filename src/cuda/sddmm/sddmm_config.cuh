@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <cuda_bf16.h>
+
 #include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
@@ -34,10 +36,17 @@ struct SddmmConfig {
   // and 4 entries 0.074 ms, uniform 8000^2 640k K = 128).
   static constexpr int kStepsPerLane = kVectorBytes == 0 ? 2 : 4;
   static constexpr int kEntriesPerGroup = kVectorBytes == 0 ? 4 : 1;
-  // Blocks per multiprocessor the registers must allow (__launch_bounds__): 4 (64 registers) on the
-  // vector path with 4- and 8-byte features, where ptxas would otherwise take 76 and fit only 3.
-  // No bound elsewhere: the strided path and 16-bit features (widening) spill at 64 and 80.
-  static constexpr int kMinBlocksPerSm = kVectorBytes != 0 && sizeof(Feature) >= 4 ? 4 : 1;
+  // Blocks per multiprocessor the registers must allow (__launch_bounds__), vector path: 4 (64
+  // registers) with 4- and 8-byte features, where ptxas would otherwise take 76 and fit only 3; 4
+  // with float16 too (unbounded 78, 3 blocks; at 64 it spills 52 bytes), 3 with bfloat16 (unbounded
+  // 94, 2 blocks; 80 spills 44 bytes, 64 spills 78 and loses). Measured (H200, 2026-11-21, ms,
+  // unbounded / 3 / 4 blocks): float16 uniform 685000^2 K = 32 0.257 / 0.258 / 0.218, K = 256
+  // 1.336 / 1.340 / 1.298, R-MAT K = 128 1.221 / 1.226 / 1.063; bfloat16 uniform 685000^2 K = 256
+  // 1.651 / 1.528 / 1.848, 916000^2 K = 128 0.716 / 0.634 / 0.925, R-MAT K = 256 2.597 / 2.305 /
+  // 2.120. The strided path has no bound (it spills at 64 and 80).
+  static constexpr int kMinBlocksPerSm = kVectorBytes == 0                    ? 1
+                                         : std::is_same_v<Feature, __nv_bfloat16> ? 3
+                                                                                  : 4;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesPerGroup >= 1 && kEntriesPerGroup <= 8, "entries in flight per group");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");
