@@ -49,7 +49,6 @@ class Carver {
   DeviceSpan<T> span(int64_t count) {
     return DeviceSpan<T>(take<T>(count), count);
   }
-  bool measuring() const { return base_ == nullptr; }
   size_t used() const { return used_; }
 
  private:
@@ -67,14 +66,6 @@ DeviceArray<unsigned char> carve(Layout&& layout) {
   Carver pieces(storage.get(), measure.used());
   layout(pieces);
   return storage;
-}
-
-// Bytes that layout(Carver&) takes.
-template <typename Layout>
-size_t measure(Layout&& layout) {
-  Carver c;
-  layout(c);
-  return c.used();
 }
 
 }  // namespace sddmm::cuda
