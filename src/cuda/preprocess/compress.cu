@@ -252,17 +252,18 @@ void build_csc(DevicePattern<T, I>& p, Carver scratch, cudaStream_t stream) {
   check_launch("gather_kernel (csc)");
 }
 
-// Which plans list dense units for the tensor-core SDDMM: float16/bfloat16 ones, and float32 ones
-// (TF32 arithmetic when allowed, else the float32-accurate split: sddmm_config.cuh) unless
-// float32_tensor_cores() is off. float64 has no tensor-core path.
+// Value types with a tensor-core SDDMM: float16, bfloat16 and float32 (float64 has none).
 template <typename T>
 constexpr bool kHasTensorCorePath = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, float>;
 
+// Which plans list dense units: those of a type with a tensor-core path; float32 ones (TF32
+// arithmetic when allowed, else the float32-accurate split: sddmm_config.cuh) unless
+// float32_tensor_cores() is off.
 template <typename T>
 bool lists_tensor_core_units(bool allow_tf32) {
-  if constexpr (std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>) return true;
+  if constexpr (!kHasTensorCorePath<T>) return false;
   if constexpr (std::is_same_v<T, float>) return allow_tf32 || float32_tensor_cores();
-  return false;
+  return true;
 }
 
 // mma.sync with float16/bfloat16/TF32 inputs and float32 sums needs compute capability 8.0.
