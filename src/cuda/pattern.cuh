@@ -42,7 +42,6 @@ struct DevicePattern {
   DeviceSpan<T> csc_value;           // (nnz) or empty
   OuterSplit<I> row_split;           // rows by length, for SpMM
   OuterSplit<I> col_split;           // columns by length, for transposed SpMM
-  int64_t heavy_threshold = 0;       // entries above which an outer index is heavy
   int64_t entries_per_slice = 0;     // SpMM: mean light-row entries per lane group for a warp per row
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (persistent grids)
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
@@ -56,11 +55,12 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
 
 // Fills the light/heavy split of rows and that of columns (their order arrays allocated, sized rows
 // and cols) from the CSR and CSC offsets: a partition each, then one synchronisation reads all the
-// counts. threshold: entries above which an outer index is heavy. Temporaries are carved from
+// counts. An outer index is heavy above spmm_heavy_row_entries() entries and above
+// spmm_heavy_row_mean_factor() times its dimension's mean (tuning.hpp). Temporaries are carved from
 // `scratch`, at least split_scratch_bytes<I>(rows, cols) bytes.
 template <typename I>
 void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
-                     int64_t nnz, int64_t threshold, void* scratch, size_t scratch_bytes, cudaStream_t stream);
+                     int64_t nnz, void* scratch, size_t scratch_bytes, cudaStream_t stream);
 template <typename I>
 size_t split_scratch_bytes(int64_t rows, int64_t cols, cudaStream_t stream);
 

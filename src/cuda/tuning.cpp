@@ -27,6 +27,10 @@ double env_fraction(const char* name, double fallback) {
 
 int64_t spmm_heavy_row_entries() { return env_count("SDDMM_SPMM_HEAVY_ROW_ENTRIES", kSpmmHeavyRowEntries); }
 
+int64_t spmm_heavy_row_mean_factor() {
+  return env_count("SDDMM_SPMM_HEAVY_ROW_FACTOR", kSpmmHeavyRowMeanFactor);
+}
+
 int64_t spmm_entries_per_slice() { return env_count("SDDMM_SPMM_ENTRIES_PER_SLICE", kSpmmEntriesPerSlice); }
 
 double tensor_core_min_density() { return env_fraction("SDDMM_TC_MIN_DENSITY", kTensorCoreMinDensity); }

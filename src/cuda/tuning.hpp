@@ -6,12 +6,21 @@
 
 namespace sddmm::cuda {
 
-// SpMM: rows (transposed: columns) with more entries than this are computed by a whole block per
-// column tile instead of one lane group, so that one long row no longer sets the kernel's length.
-// Overridable with SDDMM_SPMM_HEAVY_ROW_ENTRIES (below). Measured on the H200 (351e2f2, same run with and without the
-// split): R-MAT scale 20 SpMM N = 32/128/256 6.63/9.34/20.39 ms -> 0.94/2.84/4.26 ms. The value 256
-// itself has not been swept.
-constexpr int64_t kSpmmHeavyRowEntries = 256;
+// SpMM: rows (transposed: columns) with more entries than the larger of this and
+// kSpmmHeavyRowMeanFactor x the mean row length are computed by a whole block per column tile
+// instead of one lane group, so that one long row no longer sets the kernel's length (a lane group
+// sums its row serially, kEntriesInFlight entries per round trip to memory). The mean term keeps
+// matrices whose rows are all long (uniform 8000^2: 160-800 entries) on the light path, which
+// slices them over a warp when they are few. Overridable with SDDMM_SPMM_HEAVY_ROW_ENTRIES and
+// SDDMM_SPMM_HEAVY_ROW_FACTOR (0: the fixed threshold alone). Measured on the H200, one-launch
+// kernel (2026-11-21, 12 matrices x N = 32/128/256, geometric mean of the speedup over cuSPARSE):
+// 128 and 2x the mean 0.97 / 0.99 / 0.92, 64 alone 0.91 / 1.00 / 0.95, 64 and 2x 1.07 / 1.05 /
+// 0.98, 32 and 2x 1.13 / 1.12 / 1.06 (cora N = 32: 0.0156 / 0.0107 / 0.0097 ms at 128 / 64 / 32;
+// uniform 8000^2 640k N = 32 with 64 alone 0.044 ms, with the mean term 0.017). The fixed
+// threshold alone was 256 before (R-MAT N = 32/128/256 6.63/9.34/20.39 -> 0.94/2.84/4.26 ms against
+// no split, 351e2f2). 16 has not been tried.
+constexpr int64_t kSpmmHeavyRowEntries = 32;
+constexpr int64_t kSpmmHeavyRowMeanFactor = 2;
 
 // SpMM: light rows averaging at least this many entries per lane group may get a whole warp each
 // (slices of the row per group, combined by shuffles), when one group per row would leave the GPU
@@ -63,6 +72,7 @@ constexpr double kTensorCoreMinShare = 0.25;
 // The values as plan creation reads them: the constants above, or the environment variable named
 // beside each when it holds a valid value (for the benchmark's before/after runs).
 int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
+int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32

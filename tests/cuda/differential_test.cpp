@@ -18,10 +18,13 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("gpu: the heavy-row SpMM kernel on every suite case (all rows forced heavy)") {
-    // Plan creation reads this tuning override; 0 sends every non-empty row to the block-per-row kernel.
+    // Plan creation reads these tuning overrides: a threshold of 0 entries, without the term from the
+    // mean row length, sends every non-empty row to the heavy-row blocks.
     REQUIRE(setenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES", "0", 1) == 0);
+    REQUIRE(setenv("SDDMM_SPMM_HEAVY_ROW_FACTOR", "0", 1) == 0);
     for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
     REQUIRE(unsetenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES") == 0);
+    REQUIRE(unsetenv("SDDMM_SPMM_HEAVY_ROW_FACTOR") == 0);
   }
 
   TEST_CASE("gpu: real graphs from Matrix Market files") {

@@ -34,11 +34,14 @@ Pattern pattern() {
   return Pattern{kSide, kSide, four, four, 71};
 }
 
-// The plan made while SDDMM_SPMM_HEAVY_ROW_ENTRIES=3: every row and column (four entries) is heavy.
+// The plan made while SDDMM_SPMM_HEAVY_ROW_ENTRIES=3 and SDDMM_SPMM_HEAVY_ROW_FACTOR=0 (no term from
+// the mean row length): every row and column (four entries) is heavy.
 Matrix create_with_heavy_rows(const LaidOut& a) {
   setenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES", "3", 1);
+  setenv("SDDMM_SPMM_HEAVY_ROW_FACTOR", "0", 1);
   Matrix m = create_on_device(a, SDDMM_INDEX_INT32);
   unsetenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES");
+  unsetenv("SDDMM_SPMM_HEAVY_ROW_FACTOR");
   return m;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cuda/pattern.cuh"
 #include "cuda/preprocess/launch.cuh"
+#include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
@@ -51,10 +52,13 @@ struct SplitScratch {
 };
 
 template <typename I>
-void queue_split(OuterSplit<I>& s, const int64_t* offsets, int64_t threshold, const SplitScratch<I>& w, int64_t* counters,
+void queue_split(OuterSplit<I>& s, const int64_t* offsets, int64_t nnz, const SplitScratch<I>& w, int64_t* counters,
                  cudaStream_t stream) {
   const int64_t outer = s.order.size();
   if (outer == 0) return;
+  const int64_t floor = spmm_heavy_row_entries();
+  const int64_t from_mean = spmm_heavy_row_mean_factor() * (nnz / outer);
+  const int64_t threshold = floor > from_mean ? floor : from_mean;
   size_t bytes = w.temp_bytes;
   check(partition<I>(w.temp, bytes, offsets, outer, threshold, s.order.get(), counters, stream), "cub::DevicePartition::If");
   heavy_entries_kernel<<<preprocess_blocks(outer), kPreprocessThreads, 0, stream>>>(offsets, outer, threshold, counters + 1);
@@ -72,12 +76,12 @@ size_t split_scratch_bytes(int64_t rows, int64_t cols, cudaStream_t stream) {
 
 template <typename I>
 void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
-                     int64_t nnz, int64_t threshold, void* scratch, size_t scratch_bytes, cudaStream_t stream) {
+                     int64_t nnz, void* scratch, size_t scratch_bytes, cudaStream_t stream) {
   Carver c(scratch, scratch_bytes);
   const SplitScratch<I> w(c, rows.order.size(), cols.order.size(), stream);
   check(cudaMemsetAsync(w.counters, 0, 4 * sizeof(int64_t), stream), "cudaMemsetAsync");
-  queue_split(rows, row_offsets, threshold, w, w.counters, stream);
-  queue_split(cols, col_offsets, threshold, w, w.counters + 2, stream);
+  queue_split(rows, row_offsets, nnz, w, w.counters, stream);
+  queue_split(cols, col_offsets, nnz, w, w.counters + 2, stream);
   int64_t counts[4] = {0, 0, 0, 0};
   check(cudaMemcpyAsync(counts, w.counters, sizeof(counts), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (light/heavy split)");
@@ -89,8 +93,8 @@ void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit
 
 #define SDDMM_INSTANTIATE_SPLIT(I)                                                                                     \
   template size_t split_scratch_bytes<I>(int64_t, int64_t, cudaStream_t);                                              \
-  template void split_by_length<I>(OuterSplit<I>&, const int64_t*, OuterSplit<I>&, const int64_t*, int64_t, int64_t, \
-                                   void*, size_t, cudaStream_t);
+  template void split_by_length<I>(OuterSplit<I>&, const int64_t*, OuterSplit<I>&, const int64_t*, int64_t, void*,     \
+                                   size_t, cudaStream_t);
 SDDMM_INSTANTIATE_SPLIT(int32_t)
 SDDMM_INSTANTIATE_SPLIT(int64_t)
 #undef SDDMM_INSTANTIATE_SPLIT

@@ -315,7 +315,6 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.cols = info.cols;
   p.nnz = nnz;
   p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, in_row_order); });
-  p.heavy_threshold = spmm_heavy_row_entries();
   p.entries_per_slice = spmm_entries_per_slice();
   p.resident_blocks = resident_blocks(info.device_id);
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
@@ -344,8 +343,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   } else {
     build_csc<I>(p, whole, stream);
   }
-  split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.heavy_threshold,
-                  scratch.get(), static_cast<size_t>(scratch.size()), stream);
+  split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, scratch.get(),
+                  static_cast<size_t>(scratch.size()), stream);
   if constexpr (kHasTensorCorePath<T>) {
     if (with_units) add_tensor_core_units(p, scratch, stream);
   }

@@ -25,7 +25,10 @@ struct SpmmChoice {
 //    N = 32, sweep of entries_per_slice 8/16/32/64 on 779877e): slicing pays where the rows are
 //    few (uniform 8000^2: 0.018 vs 0.024 ms at 640k, 0.091 vs 0.135 ms at 2.56M) and costs 7-16 %
 //    where they already fill the GPU (36000^2 4M, block-diagonal 262144, SBM 200000).
-//  - Which rows go to the heavy-row kernel was decided at plan time (tuning.hpp, plan's split).
+//  - Which rows are heavy was decided at plan time (tuning.hpp, plan's split); they take a block
+//    per column tile of group * kVec columns. Narrower groups there (4 lanes: more groups per long
+//    row, more tiles) lost everywhere they were tried (H200: uniform 8000^2 1.28M N = 256 0.464 vs
+//    0.178 ms, R-MAT N = 128 2.03 vs 1.60 ms): the row's indices are read once per tile.
 template <typename P>
 SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows,
                               int64_t entries_per_slice, int64_t resident_threads) {
@@ -45,31 +48,30 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   return {vector ? SpmmKernel::kVector16 : SpmmKernel::kStrided, group, slices};
 }
 
+// One launch: a block per heavy row and column tile first (longest rows first), then the light rows
+// on a persistent grid (at most what the device holds at once) looping over their list.
 template <typename Config, typename I>
 void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, int resident_blocks, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
-  if (!split.light().empty()) {
-    // Light rows: a persistent grid (at most what the device holds at once) looping over the list.
-    args.outer_list = split.light().get();
-    args.outer_count = split.light().size();
-    const int64_t blocks = (args.outer_count * args.group * args.slices + kThreads - 1) / kThreads;
-    const int grid = static_cast<int>(blocks < resident_blocks ? blocks : resident_blocks);
-    if (args.slices > 1) {
-      spmm_row_kernel<Config, I, true><<<grid, kThreads, 0, stream>>>(args);
-    } else {
-      spmm_row_kernel<Config, I, false><<<grid, kThreads, 0, stream>>>(args);
-    }
-    check_launch("spmm_row_kernel");
+  args.light = split.light().get();
+  args.light_count = split.light().size();
+  args.heavy = split.heavy().get();
+  args.heavy_count = split.heavy().size();
+  const int64_t tile_width = int64_t{args.group} * Config::kVec;
+  args.heavy_tiles = static_cast<int>((args.n + tile_width - 1) / tile_width);
+  args.heavy_blocks = args.heavy_count * args.heavy_tiles;
+  const int64_t light_needed = (args.light_count * args.group * args.slices + kThreads - 1) / kThreads;
+  const int64_t light_blocks = light_needed < resident_blocks ? light_needed : resident_blocks;
+  const int64_t grid = args.heavy_blocks + light_blocks;
+  if (grid == 0) return;
+  if (grid >= (int64_t{1} << 31))
+    fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many heavy rows x column tiles for one launch");
+  if (args.slices > 1) {
+    spmm_kernel<Config, I, true><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
+  } else {
+    spmm_kernel<Config, I, false><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
   }
-  if (!split.heavy().empty()) {
-    args.outer_list = split.heavy().get();
-    args.outer_count = split.heavy().size();
-    const int64_t tile_width = int64_t{args.group} * Config::kVec;
-    const int64_t blocks = args.outer_count * ((args.n + tile_width - 1) / tile_width);
-    if (blocks >= (int64_t{1} << 31)) fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many heavy rows x column tiles for one launch");
-    spmm_heavy_row_kernel<Config, I><<<static_cast<int>(blocks), kThreads, 0, stream>>>(args);
-    check_launch("spmm_heavy_row_kernel");
-  }
+  check_launch("spmm_kernel");
 }
 
 template <typename P, typename I>

@@ -23,17 +23,20 @@ struct SpmmConfig {
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
 };
 
-// One launch over a list of outer indices o: y(o, :) = sum over entries e of o of value[e] *
-// x(index[e], :). `group` lanes share one output row, each lane kVec columns per step; a column tile
-// is group * kVec columns.
+// One launch: y(o, :) = sum over entries e of o of value[e] * x(index[e], :) for every outer index o
+// of the light and the heavy list. Light rows: `group` lanes share one output row, each lane kVec
+// columns per step (a column tile is group * kVec columns), `slices` groups per row. Heavy rows:
+// heavy_tiles column tiles, a block each.
 template <typename P, typename I>
 struct SpmmArgs {
   using F = typename P::Feature;
   using V = typename P::Value;
   using O = typename P::Output;
   int64_t n = 0;
-  const I* outer_list = nullptr;     // (outer_count) the outer indices this launch computes
-  int64_t outer_count = 0;
+  const I* light = nullptr;          // (light_count) light outer indices
+  int64_t light_count = 0;
+  const I* heavy = nullptr;          // (heavy_count) heavy outer indices, longest first
+  int64_t heavy_count = 0;
   const int64_t* offsets = nullptr;  // (outer + 1)
   const I* index = nullptr;          // (nnz) inner index of each entry
   const V* value = nullptr;          // (nnz) or nullptr: ones
@@ -44,7 +47,9 @@ struct SpmmArgs {
   int64_t y_row_stride = 0;
   int64_t y_col_stride = 0;
   int group = 32;
-  int slices = 1;  // lane groups per light row: 1, or 32 / group (a warp per row; the sliced kernel)
+  int slices = 1;            // lane groups per light row: 1, or 32 / group (a warp per row)
+  int heavy_tiles = 1;       // column tiles per heavy row
+  int64_t heavy_blocks = 0;  // heavy_count * heavy_tiles: the launch's first blocks
 };
 
 }  // namespace sddmm::cuda

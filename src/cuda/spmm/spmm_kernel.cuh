@@ -1,8 +1,9 @@
-// SpMM kernels. Both walk a row's entries in plan order and reduce in a fixed order: results are
-// deterministic, with no atomics and no workspace.
-//  - spmm_row_kernel: one lane group per light row (few entries), several rows per warp when N is small.
-//  - spmm_heavy_row_kernel: one block per (heavy row, column tile); the block's groups take contiguous
-//    slices of the row's entries and their partial sums are added in group order in shared memory.
+// The SpMM kernel. It walks a row's entries in plan order and reduces in a fixed order: results are
+// deterministic, with no atomics and no workspace. One launch, two kinds of block:
+//  - heavy_row: one block per (heavy row, column tile); its lane groups take contiguous slices of
+//    the row, their partial sums are added by shuffles in each warp, then in warp order.
+//  - light_rows: a persistent grid, one lane group per light row (several rows per warp when N is
+//    small), or a warp per row when the rows are few and long.
 #pragma once
 
 #include "cuda/precision.cuh"
@@ -81,20 +82,31 @@ __device__ __forceinline__ void store_row_slice(const SpmmArgs<typename Config::
   }
 }
 
-// One lane group per row (kSliced = false), or a whole warp per row (kSliced = true): then each
-// of its 32 / group groups sums a contiguous slice of the row and the slices are combined by a fixed
-// butterfly of shuffles, every lane running the same loops so the shuffles see the whole warp. Two
+// Adds acc over the 32 / group lane groups of the warp by a fixed butterfly of shuffles (the same
+// order every run); every lane of the warp must call it, and each ends with the warp's sum.
+template <typename Config>
+__device__ __forceinline__ void sum_across_groups(AccVector<Config>& acc, int group) {
+  for (int offset = group; offset < 32; offset *= 2) {
+#pragma unroll
+    for (int t = 0; t < Config::kVec; ++t) acc.v[t] += __shfl_xor_sync(0xffffffffu, acc.v[t], offset);
+  }
+}
+
+// Light rows, block `block` of `blocks` running them: one lane group per row (kSliced = false), or a
+// whole warp per row (kSliced = true): then each of its 32 / group groups sums a contiguous slice of
+// the row and the slices are combined by sum_across_groups, every lane running the same loops. Two
 // instantiations rather than one runtime path: the sliced loop's extra bookkeeping cost 8-22 % on
 // matrices that use one slice (banded, block-diagonal, SBM; H200, bench/RESULTS.md).
 template <typename Config, typename I, bool kSliced>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_row_kernel(const SpmmArgs<typename Config::Types, I> a) {
+__device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types, I>& a, int64_t block, int64_t blocks) {
   using Acc = typename Config::Accumulator;
   constexpr int kVec = Config::kVec;
   if constexpr (!kSliced) {
     const int group_lane = threadIdx.x & (a.group - 1);
-    const int64_t stride = (int64_t{gridDim.x} * blockDim.x) / a.group;
-    for (int64_t item = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / a.group; item < a.outer_count; item += stride) {
-      const int64_t o = a.outer_list[item];
+    const int64_t stride = blocks * Config::kThreadsPerBlock / a.group;
+    for (int64_t item = (block * Config::kThreadsPerBlock + threadIdx.x) / a.group; item < a.light_count;
+         item += stride) {
+      const int64_t o = a.light[item];
       const int64_t begin = a.offsets[o];
       const int64_t end = a.offsets[o + 1];
       for (int64_t j = int64_t{group_lane} * kVec; j < a.n; j += int64_t{a.group} * kVec) {
@@ -106,9 +118,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_row_kernel(cons
     const int slice = lane / a.group;
     const int group_lane = lane & (a.group - 1);
     const int slice_shift = __ffs(32 / a.group) - 1;  // log2(slices); slices = 32 / group
-    const int64_t stride = (int64_t{gridDim.x} * blockDim.x) / 32;
-    for (int64_t item = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / 32; item < a.outer_count; item += stride) {
-      const int64_t o = a.outer_list[item];
+    const int64_t stride = blocks * Config::kThreadsPerBlock / 32;
+    for (int64_t item = (block * Config::kThreadsPerBlock + threadIdx.x) / 32; item < a.light_count; item += stride) {
+      const int64_t o = a.light[item];
       const int64_t begin = a.offsets[o];
       const int64_t length = a.offsets[o + 1] - begin;
       const int64_t per_slice = (length + (32 / a.group) - 1) >> slice_shift;
@@ -123,49 +135,70 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_row_kernel(cons
 #pragma unroll
           for (int t = 0; t < kVec; ++t) acc.v[t] = Acc(0);
         }
-        for (int offset = a.group; offset < 32; offset *= 2) {
-#pragma unroll
-          for (int t = 0; t < kVec; ++t) acc.v[t] += __shfl_xor_sync(0xffffffffu, acc.v[t], offset);
-        }
+        sum_across_groups<Config>(acc, a.group);
         if (slice == 0 && j < a.n) store_row_slice<Config, I>(a, o, j, acc);
       }
     }
   }
 }
 
-// Grid: outer_count * tiles blocks, tiles = ceil(n / (group * kVec)).
+// One (heavy row, column tile) per block: block `block` takes heavy row block / heavy_tiles, tile
+// block % heavy_tiles of group * kVec columns. The block's lane groups each sum a contiguous slice
+// of the row; each warp adds its groups' sums by shuffles, then the first group adds the warps' sums
+// in warp order from shared memory.
 template <typename Config, typename I>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_heavy_row_kernel(const SpmmArgs<typename Config::Types, I> a) {
+__device__ __forceinline__ void heavy_row(const SpmmArgs<typename Config::Types, I>& a, int block) {
+  using Acc = typename Config::Accumulator;
   constexpr int kVec = Config::kVec;
-  __shared__ AccVector<Config> partial[Config::kThreadsPerBlock];  // (groups, group) partial sums
+  constexpr int kWarps = Config::kThreadsPerBlock / 32;
+  __shared__ AccVector<Config> warp_sum[kWarps * 32];  // (warp, lane of its first group)
 
-  const int64_t tile_width = int64_t{a.group} * kVec;
-  const int64_t tiles = (a.n + tile_width - 1) / tile_width;
-  const int64_t item = blockIdx.x / tiles;
-  const int64_t tile = blockIdx.x % tiles;
+  const int item = block / a.heavy_tiles;
+  const int tile = block - item * a.heavy_tiles;
   const int groups = Config::kThreadsPerBlock / a.group;
   const int group_id = threadIdx.x / a.group;
   const int group_lane = threadIdx.x & (a.group - 1);
+  const int warp = threadIdx.x / 32;
 
-  const int64_t o = a.outer_list[item];
+  const int64_t o = a.heavy[item];
   const int64_t begin = a.offsets[o];
   const int64_t length = a.offsets[o + 1] - begin;
   const int64_t slice = (length + groups - 1) / groups;
   const int64_t slice_begin = begin + min(length, group_id * slice);
   const int64_t slice_end = begin + min(length, (group_id + 1) * slice);
-  const int64_t j = tile * tile_width + int64_t{group_lane} * kVec;
+  const int64_t j = (int64_t{tile} * a.group + group_lane) * kVec;
   const bool in_range = j < a.n;
 
-  if (in_range) partial[threadIdx.x] = accumulate_entries<Config, I>(a, slice_begin, slice_end, j);
+  AccVector<Config> acc;
+  if (in_range) {
+    acc = accumulate_entries<Config, I>(a, slice_begin, slice_end, j);
+  } else {
+#pragma unroll
+    for (int t = 0; t < kVec; ++t) acc.v[t] = Acc(0);
+  }
+  sum_across_groups<Config>(acc, a.group);
+  if (group_id * a.group == warp * 32) warp_sum[warp * 32 + group_lane] = acc;  // the warp's first group
   __syncthreads();
   if (group_id == 0 && in_range) {
-    AccVector<Config> sum = partial[group_lane];
-    for (int g = 1; g < groups; ++g) {
-      const AccVector<Config> p = partial[g * a.group + group_lane];
+    AccVector<Config> sum = warp_sum[group_lane];
+    for (int w = 1; w < kWarps; ++w) {
+      const AccVector<Config> p = warp_sum[w * 32 + group_lane];
 #pragma unroll
       for (int t = 0; t < kVec; ++t) sum.v[t] += p.v[t];
     }
     store_row_slice<Config, I>(a, o, j, sum);
+  }
+}
+
+// The one SpMM kernel: blocks [0, heavy_blocks) take a heavy row's column tile each (heavy rows
+// longest first), the rest run the light rows as a persistent grid; both kinds in one launch, so
+// that light rows fill the GPU beside the long rows instead of after them.
+template <typename Config, typename I, bool kSliced>
+__global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_kernel(const SpmmArgs<typename Config::Types, I> a) {
+  if (static_cast<int64_t>(blockIdx.x) < a.heavy_blocks) {
+    heavy_row<Config, I>(a, static_cast<int>(blockIdx.x));
+  } else {
+    light_rows<Config, I, kSliced>(a, blockIdx.x - a.heavy_blocks, gridDim.x - a.heavy_blocks);
   }
 }
 
