@@ -49,7 +49,8 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
 }
 
 // One launch: a block per heavy row and column tile first (longest rows first), then the light rows
-// on a persistent grid (at most what the device holds at once) looping over their list.
+// on a persistent grid (at most what the device holds at once) looping over their list; without
+// heavy rows, the kernel compiled without their blocks.
 template <typename Config, typename I>
 void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, int resident_blocks, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
@@ -66,11 +67,11 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   if (grid == 0) return;
   if (grid >= (int64_t{1} << 31))
     fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many heavy rows x column tiles for one launch");
-  if (args.slices > 1) {
-    spmm_kernel<Config, I, true><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
-  } else {
-    spmm_kernel<Config, I, false><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
-  }
+  const auto kernel = args.heavy_blocks > 0 ? (args.slices > 1 ? spmm_kernel<Config, I, true, true>
+                                                                 : spmm_kernel<Config, I, false, true>)
+                                            : (args.slices > 1 ? spmm_kernel<Config, I, true, false>
+                                                               : spmm_kernel<Config, I, false, false>);
+  kernel<<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
   check_launch("spmm_kernel");
 }
 
