@@ -59,14 +59,16 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   args.heavy = split.heavy().get();
   args.heavy_count = split.heavy().size();
   const int64_t tile_width = int64_t{args.group} * Config::kVec;
-  args.heavy_tiles = static_cast<int>((args.n + tile_width - 1) / tile_width);
-  args.heavy_blocks = args.heavy_count * args.heavy_tiles;
+  const int64_t tiles = (args.n + tile_width - 1) / tile_width;
+  constexpr int64_t kMaxGrid = (int64_t{1} << 31) - 1;
   const int64_t light_needed = (args.light_count * args.group * args.slices + kThreads - 1) / kThreads;
   const int64_t light_blocks = light_needed < resident_blocks ? light_needed : resident_blocks;
+  if (args.heavy_count > 0 && tiles > (kMaxGrid - light_blocks) / args.heavy_count)
+    fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many heavy rows x column tiles for one launch");
+  args.heavy_tiles = static_cast<int>(tiles);
+  args.heavy_blocks = args.heavy_count * tiles;
   const int64_t grid = args.heavy_blocks + light_blocks;
   if (grid == 0) return;
-  if (grid >= (int64_t{1} << 31))
-    fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many heavy rows x column tiles for one launch");
   const auto kernel = args.heavy_blocks > 0 ? (args.slices > 1 ? spmm_kernel<Config, I, true, true>
                                                                  : spmm_kernel<Config, I, false, true>)
                                             : (args.slices > 1 ? spmm_kernel<Config, I, true, false>
