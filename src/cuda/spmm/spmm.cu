@@ -49,8 +49,7 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
 }
 
 // One launch: a block per heavy row and column tile first (longest rows first), then the light rows
-// on a persistent grid (at most what the device holds at once) looping over their list; without
-// heavy rows, the kernel compiled without their blocks.
+// on a persistent grid (at most what the device holds at once) looping over their list.
 template <typename Config, typename I>
 void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, int resident_blocks, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
@@ -69,11 +68,11 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   args.heavy_blocks = args.heavy_count * tiles;
   const int64_t grid = args.heavy_blocks + light_blocks;
   if (grid == 0) return;
-  const auto kernel = args.heavy_blocks > 0 ? (args.slices > 1 ? spmm_kernel<Config, I, true, true>
-                                                                 : spmm_kernel<Config, I, false, true>)
-                                            : (args.slices > 1 ? spmm_kernel<Config, I, true, false>
-                                                               : spmm_kernel<Config, I, false, false>);
-  kernel<<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
+  if (args.slices > 1) {
+    spmm_kernel<Config, I, true><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
+  } else {
+    spmm_kernel<Config, I, false><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
+  }
   check_launch("spmm_kernel");
 }
 

@@ -192,18 +192,14 @@ __device__ __forceinline__ void heavy_row(const SpmmArgs<typename Config::Types,
 
 // The one SpMM kernel: blocks [0, heavy_blocks) take a heavy row's column tile each (heavy rows
 // longest first), the rest run the light rows as a persistent grid; both kinds in one launch, so
-// that light rows fill the GPU beside the long rows instead of after them. kHeavy = false, for
-// matrices without heavy rows, leaves the heavy blocks' code and shared memory out: with them the
-// light rows of uniform and banded matrices ran 5-17 % slower (H200, d434d86 against 3386865).
-template <typename Config, typename I, bool kSliced, bool kHeavy>
+// that light rows fill the GPU beside the long rows instead of after them.
+template <typename Config, typename I, bool kSliced>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_kernel(const SpmmArgs<typename Config::Types, I> a) {
-  if constexpr (kHeavy) {
-    if (static_cast<int64_t>(blockIdx.x) < a.heavy_blocks) {
-      heavy_row<Config, I>(a, static_cast<int>(blockIdx.x));
-      return;
-    }
+  if (static_cast<int64_t>(blockIdx.x) < a.heavy_blocks) {
+    heavy_row<Config, I>(a, static_cast<int>(blockIdx.x));
+  } else {
+    light_rows<Config, I, kSliced>(a, blockIdx.x - a.heavy_blocks, gridDim.x - a.heavy_blocks);
   }
-  light_rows<Config, I, kSliced>(a, blockIdx.x - a.heavy_blocks, gridDim.x - a.heavy_blocks);
 }
 
 }  // namespace sddmm::cuda
