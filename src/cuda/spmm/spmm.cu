@@ -48,7 +48,7 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   return {vector ? SpmmKernel::kVector16 : SpmmKernel::kStrided, group, slices};
 }
 
-// One launch: a block per heavy row and column tile first (longest rows first), then the light rows
+// One launch: a block per heavy row and column tile first (in the split's order), then the light rows
 // on a persistent grid (at most what the device holds at once) looping over their list.
 template <typename Config, typename I>
 void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, int resident_blocks, cudaStream_t stream) {
