@@ -33,6 +33,13 @@ int64_t spmm_heavy_row_mean_factor() {
 
 int64_t spmm_entries_per_slice() { return env_count("SDDMM_SPMM_ENTRIES_PER_SLICE", kSpmmEntriesPerSlice); }
 
+int64_t sddmm_grid_max_waves() {
+  const int64_t waves = env_count("SDDMM_SDDMM_GRID_WAVES", kSddmmGridMaxWaves);
+  return waves >= 1 && waves <= 64 ? waves : kSddmmGridMaxWaves;
+}
+
+int64_t sddmm_wave_min_entries() { return env_count("SDDMM_SDDMM_WAVE_ENTRIES", kSddmmWaveMinEntries); }
+
 double tensor_core_min_density() { return env_fraction("SDDMM_TC_MIN_DENSITY", kTensorCoreMinDensity); }
 
 double tensor_core_min_density_float32() {

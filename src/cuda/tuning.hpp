@@ -22,6 +22,22 @@ namespace sddmm::cuda {
 constexpr int64_t kSpmmHeavyRowEntries = 32;
 constexpr int64_t kSpmmHeavyRowMeanFactor = 2;
 
+// SDDMM, CUDA-core kernel: its grid is up to kSddmmGridMaxWaves times the blocks the device runs
+// at once (cuda/occupancy.cuh), each warp taking an equal contiguous share of the entries, as long
+// as every warp still gets kSddmmWaveMinEntries entries. With more than one wave the first blocks
+// cover the first part of the matrix, the next ones the next: the rows in flight at any time, and
+// so the X2 columns, are those of a part of the matrix, not all of it (an L2 working set of
+// clustered graphs), at the cost of short shares on small matrices. Overridable with
+// SDDMM_SDDMM_GRID_WAVES (1-64) and SDDMM_SDDMM_WAVE_ENTRIES (0: always the most waves). Measured
+// (H200, 2026-11-21, float32, 12 matrices x K = 32/128/256, geomean time against exactly 2 waves,
+// the grid before): 4 waves 0.995, 8 1.002, up to 8 with 64 entries 0.978, with 128 0.979. SBM
+// K = 256 1.92 / 1.60 / 1.46 ms at 2 / 4 / 8 waves (K = 128 0.81 / 0.75 / 0.72); R-MAT K = 256
+// 2.45 -> 2.38; but uniform 8000^2 640k K = 128 0.0507 / 0.0530 / 0.0552 and pubmed K = 128 0.0150
+// / 0.0159 / 0.0181 (the rule keeps these at 2 and 1: 0.0505, 0.0148). One wave lost SBM K = 128
+// 0.81 -> 0.95.
+constexpr int64_t kSddmmGridMaxWaves = 8;
+constexpr int64_t kSddmmWaveMinEntries = 64;
+
 // SpMM: light rows averaging at least this many entries per lane group may get a whole warp each
 // (slices of the row per group, combined by shuffles), when one group per row would leave the GPU
 // underfilled (src/cuda/spmm/spmm.cu). Measured on the H200 (6a1812d vs c3858c3): uniform 8000^2 at
@@ -74,6 +90,8 @@ constexpr double kTensorCoreMinShare = 0.25;
 int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
 int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
+int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
+int64_t sddmm_wave_min_entries();  // SDDMM_SDDMM_WAVE_ENTRIES
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE

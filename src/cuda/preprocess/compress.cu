@@ -317,6 +317,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, in_row_order); });
   p.entries_per_slice = spmm_entries_per_slice();
   p.resident_blocks = resident_blocks(info.device_id);
+  p.sddmm_grid_max_waves = static_cast<int>(sddmm_grid_max_waves());
+  p.sddmm_wave_min_entries = sddmm_wave_min_entries();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
 
   // One scratch for every phase below, sized for the largest.

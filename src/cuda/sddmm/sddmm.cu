@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "cuda/occupancy.cuh"
 #include "cuda/sddmm/sddmm_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
 #include "cuda/tuning.hpp"
@@ -52,14 +53,20 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool h
   return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group, tensor};
 }
 
-// A persistent grid: as many blocks as fit on the GPU at once (fewer for small problems), each
-// looping over the entries; millions of short-lived blocks cost more in scheduling than they do.
+// A grid of whole waves of the blocks that run on the GPU at once (cuda/occupancy.cuh): up to
+// max_waves of them while each warp still gets min_entries entries per wave (tuning.hpp), and fewer
+// blocks for small problems. Each block loops over its warps' shares; millions of short-lived blocks
+// cost more in scheduling than they do.
 template <typename Config, typename I>
-void launch(const SddmmArgs<typename Config::Types, I>& args, int resident_blocks, cudaStream_t stream) {
+void launch(const SddmmArgs<typename Config::Types, I>& args, int64_t max_waves, int64_t min_entries,
+            cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
+  const int64_t resident = resident_grid<sddmm_entry_kernel<Config, I>>(kThreads, 0);
+  const int64_t fill = min_entries > 0 ? args.nnz / (resident * (kThreads / 32) * min_entries) : max_waves;
+  const int64_t waves = fill < 1 ? 1 : fill < max_waves ? fill : max_waves;
   const int64_t per_block = int64_t{kThreads / 32} * (32 / args.group) * Config::kEntriesPerGroup;
   const int64_t needed = (args.nnz + per_block - 1) / per_block;
-  const int grid = static_cast<int>(needed < resident_blocks ? needed : resident_blocks);
+  const int grid = static_cast<int>(needed < resident * waves ? needed : resident * waves);
   sddmm_entry_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
   check_launch("sddmm_entry_kernel");
 }
@@ -159,8 +166,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
     if (args.nnz == 0) return;
   }
   switch (choice.kernel) {
-    case SddmmKernel::kVector16: launch<SddmmConfig<P, 16>, I>(args, a.resident_blocks, stream); return;
-    case SddmmKernel::kStrided: launch<SddmmConfig<P, 0>, I>(args, a.resident_blocks, stream); return;
+    case SddmmKernel::kVector16: launch<SddmmConfig<P, 16>, I>(args, a.sddmm_grid_max_waves, a.sddmm_wave_min_entries, stream); return;
+    case SddmmKernel::kStrided: launch<SddmmConfig<P, 0>, I>(args, a.sddmm_grid_max_waves, a.sddmm_wave_min_entries, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SDDMM kernel for this call");
 }

@@ -1,5 +1,6 @@
 #include "cuda/spmm/spmm.cuh"
 
+#include "cuda/occupancy.cuh"
 #include "cuda/spmm/spmm_kernel.cuh"
 
 namespace sddmm::cuda {
@@ -49,10 +50,13 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
 }
 
 // One launch: a block per heavy row and column tile first (in the split's order), then the light rows
-// on a persistent grid (at most what the device holds at once) looping over their list.
+// on a persistent grid (at most what the device runs at once: cuda/occupancy.cuh) looping over their
+// list.
 template <typename Config, typename I>
-void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, int resident_blocks, cudaStream_t stream) {
+void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
+  const int resident_blocks = args.slices > 1 ? resident_grid<spmm_kernel<Config, I, true>>(kThreads, 0)
+                                              : resident_grid<spmm_kernel<Config, I, false>>(kThreads, 0);
   args.light = split.light().get();
   args.light_count = split.light().size();
   args.heavy = split.heavy().get();
@@ -96,8 +100,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.group = choice.group;
   args.slices = choice.slices;
   switch (choice.kernel) {
-    case SpmmKernel::kVector16: launch<SpmmConfig<P, 16>, I>(args, split, a.resident_blocks, stream); return;
-    case SpmmKernel::kStrided: launch<SpmmConfig<P, 0>, I>(args, split, a.resident_blocks, stream); return;
+    case SpmmKernel::kVector16: launch<SpmmConfig<P, 16>, I>(args, split, stream); return;
+    case SpmmKernel::kStrided: launch<SpmmConfig<P, 0>, I>(args, split, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SpMM kernel for this call");
 }
