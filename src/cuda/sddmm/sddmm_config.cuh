@@ -44,6 +44,15 @@ struct SddmmConfig {
   // 1.336 / 1.340 / 1.298, R-MAT K = 128 1.221 / 1.226 / 1.063; bfloat16 uniform 685000^2 K = 256
   // 1.651 / 1.528 / 1.848, 916000^2 K = 128 0.716 / 0.634 / 0.925, R-MAT K = 256 2.597 / 2.305 /
   // 2.120. The strided path has no bound (it spills at 64 and 80).
+  // Each iteration loads the next one's rows and columns, and its own values and output positions
+  // before the gathers (sddmm_kernel.cuh), with 4- and 8-byte features; 16-bit ones, short of
+  // registers already (64 and 80, spilling), keep the loop that loads them in turn. Measured (H200,
+  // 2026-11-21, 12 matrices x K = 32/128/256, 2 waves, geomean time against the loop before):
+  // float32 0.954 (uniform 8000^2 640k K = 32 0.0245 -> 0.0222 ms, SBM 0.294 -> 0.251, R-MAT K =
+  // 128 1.305 -> 1.180, none slower by more than 1 %); float16 1.092 with everything ahead (spills
+  // 52 -> 112 bytes; uniform 685000^2 K = 256 1.301 -> 1.502), 1.005 with only the values ahead
+  // (60 bytes), bfloat16 1.062 and 1.018.
+  static constexpr bool kCoordsAhead = sizeof(Feature) >= 4;
   static constexpr int kMinBlocksPerSm = kVectorBytes == 0                    ? 1
                                          : std::is_same_v<Feature, __nv_bfloat16> ? 3
                                                                                   : 4;

@@ -1,6 +1,8 @@
-// SDDMM, entry-parallel: a persistent grid of warps, each walking one contiguous, equal share of the
-// entries in plan (row) order, a lane group per entry. Work per entry is K no matter how skewed the
+// SDDMM, entry-parallel: a grid of warps (whole waves of resident blocks: sddmm.cu), each walking
+// one contiguous, equal share of the entries in plan (row) order, a lane group per entry. Work per entry is K no matter how skewed the
 // rows are, so power-law graphs balance by construction.
+//  - Each iteration loads the next one's rows and columns (with 4- and 8-byte features:
+//    SddmmConfig::kCoordsAhead), so that its own gathers need not wait for them.
 //  - Vector path (16-byte loads along K): a group holds its entry's X1 row in registers and loads it
 //    again only when the row changes, which in row order is once per row per warp; each lane issues
 //    all its X2 loads (kStepsPerLane vectors) before any arithmetic. K longer than one pass of the
@@ -14,6 +16,35 @@
 #include "cuda/vector.cuh"
 
 namespace sddmm::cuda {
+
+// The plan entry at `entry` of this launch's work (past its end: the last one, loaded, never stored).
+template <typename Config, typename I>
+__device__ __forceinline__ int64_t plan_entry_at(const SddmmArgs<typename Config::Types, I>& a, int64_t entry) {
+  const int64_t w = entry < a.nnz ? entry : a.nnz - 1;
+  return a.entry_list != nullptr ? static_cast<int64_t>(a.entry_list[w]) : w;
+}
+
+// Rows and columns of a lane group's kU entries, at base + i * groups_per_warp + group_in_warp. The
+// loop loads them one iteration ahead, so that they arrive while the previous entries' features are
+// gathered instead of delaying their own gathers.
+template <typename Config, typename I>
+struct EntryCoords {
+  I row[Config::kEntriesPerGroup];
+  I col[Config::kEntriesPerGroup];
+};
+
+template <typename Config, typename I>
+__device__ __forceinline__ EntryCoords<Config, I> fetch_coords(const SddmmArgs<typename Config::Types, I>& a, int64_t base,
+                                                               int groups_per_warp, int group_in_warp) {
+  EntryCoords<Config, I> c;
+#pragma unroll
+  for (int i = 0; i < Config::kEntriesPerGroup; ++i) {
+    const int64_t e = plan_entry_at<Config, I>(a, base + int64_t{i} * groups_per_warp + group_in_warp);
+    c.row[i] = a.entry_row[e];
+    c.col[i] = a.entry_col[e];
+  }
+  return c;
+}
 
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
@@ -41,18 +72,33 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   [[maybe_unused]] Vec x1_row[kSteps];         // vector path, one pass: this lane's part of the cached X1 row
   [[maybe_unused]] const T* cached = nullptr;  // ... and the row it holds
 
+  if (a.nnz == 0) return;
+  [[maybe_unused]] EntryCoords<Config, I> next;
+  if constexpr (Config::kCoordsAhead) next = fetch_coords<Config, I>(a, warp * share, groups_per_warp, group_in_warp);
   for (int64_t base = warp * share; base < share_end; base += per_warp) {
+    EntryCoords<Config, I> coords;
+    if constexpr (Config::kCoordsAhead) {
+      coords = next;
+      next = fetch_coords<Config, I>(a, base + per_warp, groups_per_warp, group_in_warp);
+    } else {
+      coords = fetch_coords<Config, I>(a, base, groups_per_warp, group_in_warp);
+    }
+    // Value and output position of entry i: loaded with the coordinates ahead before the gathers,
+    // else (short of registers) after the reduction.
+    Acc scale[kU];
+    int64_t dst[kU];
+    const auto load_scale_and_dst = [&](int i) {
+      const int64_t e = plan_entry_at<Config, I>(a, base + int64_t{i} * groups_per_warp + group_in_warp);
+      scale[i] = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
+      dst[i] = a.caller_position != nullptr ? static_cast<int64_t>(a.caller_position[e]) : e;
+    };
     const T* u[kU];
     const T* v[kU];
-    int64_t entry[kU];  // position in this launch's work
-    int64_t plan_entry[kU];
 #pragma unroll
     for (int i = 0; i < kU; ++i) {
-      entry[i] = base + int64_t{i} * groups_per_warp + group_in_warp;
-      const int64_t w = entry[i] < a.nnz ? entry[i] : a.nnz - 1;  // tail lanes re-read a valid entry
-      plan_entry[i] = a.entry_list != nullptr ? static_cast<int64_t>(a.entry_list[w]) : w;
-      u[i] = a.x1 + static_cast<int64_t>(a.entry_row[plan_entry[i]]) * a.x1_row_stride;
-      v[i] = a.x2 + static_cast<int64_t>(a.entry_col[plan_entry[i]]) * a.x2_col_stride;
+      u[i] = a.x1 + static_cast<int64_t>(coords.row[i]) * a.x1_row_stride;
+      v[i] = a.x2 + static_cast<int64_t>(coords.col[i]) * a.x2_col_stride;
+      if constexpr (Config::kCoordsAhead) load_scale_and_dst(i);
     }
     Acc acc[kU];
 #pragma unroll
@@ -104,11 +150,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     if (group_lane == 0) {
 #pragma unroll
       for (int i = 0; i < kU; ++i) {
-        if (entry[i] < a.nnz) {
-          const int64_t e = plan_entry[i];
-          const Acc scale = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
-          const int64_t dst = a.caller_position != nullptr ? static_cast<int64_t>(a.caller_position[e]) : e;
-          a.out[dst] = narrow<O>(scale * acc[i]);
+        if (base + int64_t{i} * groups_per_warp + group_in_warp < a.nnz) {
+          if constexpr (!Config::kCoordsAhead) load_scale_and_dst(i);
+          a.out[dst[i]] = narrow<O>(scale[i] * acc[i]);
         }
       }
     }
