@@ -1,6 +1,6 @@
 // SDDMM, entry-parallel: a grid of warps (whole waves of resident blocks: sddmm.cu), each walking
-// one contiguous, equal share of the entries in plan (row) order, a lane group per entry. Work per entry is K no matter how skewed the
-// rows are, so power-law graphs balance by construction.
+// one contiguous, equal share of the entries in plan (row) order, a lane group per entry. Work per
+// entry is K no matter how skewed the rows are, so power-law graphs balance by construction.
 //  - Each iteration loads the next one's rows and columns (with 4- and 8-byte features:
 //    SddmmConfig::kCoordsAhead), so that its own gathers need not wait for them.
 //  - Vector path (16-byte loads along K): a group holds its entry's X1 row in registers and loads it

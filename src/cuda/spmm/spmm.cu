@@ -54,7 +54,7 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
 // hardware's block scheduler, else a persistent grid of what the device runs at once
 // (cuda/occupancy.cuh) looping over the list. Measured (H200, 2026-11-21, SpMM, 11 matrices x N =
 // 32/128/256, two rounds): the persistent grid alone cost uniform 8000^2 (8000 rows: 1000 blocks
-// of one row per group against 792 resident) 2-5 % (6.4M N = 128 0.268 -> 0.283 ms); with the two
+// of one row per group against 792 resident) 2-6 % (6.4M N = 128 0.268 -> 0.283 ms); with the two
 // waves it is back (0.269), geomean time 0.965x the earlier grid against 0.977x.
 template <typename Config, typename I>
 void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, cudaStream_t stream) {
