@@ -8,6 +8,9 @@
 #
 # Needs (carried in a git-ignored folder, default .carry/): doctest/doctest.h and data/*.mtx.
 #   SDDMM_COMMIT=<sha> SDDMM_HUGE=1 BENCH_ARGS="--suite full" scripts/gpu-check.sh
+# SDDMM_COMMIT only labels the summary: write the sha out as seen where the repository lives. A
+# copy of the working tree sent to a GPU machine may carry an older .git, so `git rev-parse HEAD`
+# run there names the wrong commit (it named the session's first one on the device tool).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/sddmm-gpu-check}
