@@ -38,6 +38,14 @@ constexpr int64_t kSpmmHeavyRowMeanFactor = 2;
 constexpr int64_t kSddmmGridMaxWaves = 8;
 constexpr int64_t kSddmmWaveMinEntries = 64;
 
+// SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
+// the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left
+// to the hardware's block scheduler; more take the persistent grid of one wave. Measured (H200,
+// 2026-11-21, 11 matrices x N = 32/128/256, two rounds; only 1 and 2 tried): at 1 the persistent
+// grid cost uniform 8000^2 (8000 rows: 1000 blocks against 792 resident) 2-6 % (6.4M N = 128 0.268
+// -> 0.283 ms); at 2 it is back (0.269), geomean time 0.965x the grid before occupancy against 0.977x.
+constexpr int64_t kSpmmScheduledWaves = 2;
+
 // SpMM: light rows averaging at least this many entries per lane group may get a whole warp each
 // (slices of the row per group, combined by shuffles), when one group per row would leave the GPU
 // underfilled (src/cuda/spmm/spmm.cu). Measured on the H200 (6a1812d vs c3858c3): uniform 8000^2 at

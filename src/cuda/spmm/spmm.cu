@@ -2,6 +2,7 @@
 
 #include "cuda/occupancy.cuh"
 #include "cuda/spmm/spmm_kernel.cuh"
+#include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
@@ -50,12 +51,9 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
 }
 
 // One launch: a block per heavy row and column tile first (in the split's order), then the light rows:
-// one lane group per row (or warp, sliced) when that is at most two waves of blocks, left to the
-// hardware's block scheduler, else a persistent grid of what the device runs at once
-// (cuda/occupancy.cuh) looping over the list. Measured (H200, 2026-11-21, SpMM, 11 matrices x N =
-// 32/128/256, two rounds): the persistent grid alone cost uniform 8000^2 (8000 rows: 1000 blocks
-// of one row per group against 792 resident) 2-6 % (6.4M N = 128 0.268 -> 0.283 ms); with the two
-// waves it is back (0.269), geomean time 0.965x the earlier grid against 0.977x.
+// one lane group per row (or warp, sliced) when that is at most kSpmmScheduledWaves waves of blocks,
+// left to the hardware's block scheduler (tuning.hpp, with the measurement), else a persistent grid
+// of what the device runs at once (cuda/occupancy.cuh) looping over the list.
 template <typename Config, typename I>
 void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
@@ -69,7 +67,8 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   const int64_t tiles = (args.n + tile_width - 1) / tile_width;
   constexpr int64_t kMaxGrid = (int64_t{1} << 31) - 1;
   const int64_t light_needed = (args.light_count * args.group * args.slices + kThreads - 1) / kThreads;
-  const int64_t light_blocks = light_needed <= 2 * int64_t{resident_blocks} ? light_needed : resident_blocks;
+  const int64_t light_blocks =
+      light_needed <= kSpmmScheduledWaves * resident_blocks ? light_needed : int64_t{resident_blocks};
   if (args.heavy_count > 0 && tiles > (kMaxGrid - light_blocks) / args.heavy_count)
     fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many heavy rows x column tiles for one launch");
   args.heavy_tiles = static_cast<int>(tiles);
