@@ -108,18 +108,47 @@ struct SddmmTensorConfig {
   static constexpr int kWarps = kUnitsPerItem;  // a warp per unit of the block's work item
   static constexpr int kThreadsPerBlock = 32 * kWarps;
   static constexpr int kTiles = kUnitCols / 8;  // 8-column mma tiles of a unit
-  // Elements per staged X2 column. K + 8 puts the B fragments a warp reads at once in distinct
-  // banks: 4-byte pairs of halves (a pitch of K/2 + 4 words) and 8-byte pairs of floats (K + 8
-  // words, half a warp at a time).
-  static constexpr int kPitch = kK + 8;
+  static constexpr int kPerVector = 16 / static_cast<int>(sizeof(Feature));  // elements per 16 bytes
+  // 16-bit features from K = 128 on: each lane loads 16 bytes of K per row and column at a time,
+  // its fragments of two mma steps (sddmm_tensor_kernel.cuh, mma_two_steps), kStepK elements per
+  // loop step; the next step's X1 rows load while a step multiplies (64 registers, 4 blocks). The
+  // rest load one step's fragments at a time (mma_step: 4 or 8 bytes each): measured (H200,
+  // 2026-11-21, ms, against that loop), float16 K = 256 uniform-8000-6.4M 0.290 -> 0.182,
+  // blockdiag 0.296 -> 0.228, SBM 1.10 -> 0.76; but K = 32 0.084 -> 0.091 (64 registers against 48:
+  // 4 blocks instead of 5), and the float32 split in two steps needs 80 registers and spills.
+  static constexpr bool kTwoSteps = kArith == TensorArithmetic::kHalf && kK >= 128;
+  static constexpr int kStepK = kTwoSteps ? 2 * kMmaK : kMmaK;
+  // Elements per staged X2 column. Two steps: a pitch of 16 words modulo 32 puts each 8 lanes'
+  // 16-byte B fragments (two columns, four k pieces: one shared-memory phase) in distinct banks.
+  // One step: K + 8 puts the B fragments a warp reads at once in distinct banks: 4-byte pairs of
+  // halves (a pitch of K/2 + 4 words) and 8-byte pairs of floats (K + 8 words, half a warp at a time).
+  static constexpr int kColumnWords = kK * static_cast<int>(sizeof(Feature)) / 4;
+  static constexpr int kPitch = kTwoSteps ? (kColumnWords + (48 - kColumnWords % 32) % 32) * 4 / static_cast<int>(sizeof(Feature))
+                                          : kK + 8;
   // Floats per row of a warp's staged 16 x 64 results: 72 keeps each half-warp's 8-byte stores of
   // an accumulator fragment in distinct banks.
   static constexpr int kResultPitch = kUnitCols + 8;
   // K steps unrolled: all of them, except the three-mma float32 split at large K (code size).
-  static constexpr int kUnrollSteps = kArith == TensorArithmetic::kTf32Split && kK > 64 ? 4 : kK / kMmaK;
+  static constexpr int kUnrollSteps = kArith == TensorArithmetic::kTf32Split && kK > 64 ? 4 : kK / kStepK;
+  static constexpr size_t kColumnBytes = size_t{kUnitCols} * kPitch * sizeof(Feature);
+  static constexpr size_t kResultBytes = size_t{kWarps} * kUnitRows * kResultPitch * sizeof(float);
+  // The results reuse the staged columns' memory once every warp of the block is done with its
+  // products (one more barrier) where that lets more blocks run: 16-bit features from K = 128 on
+  // (36.9 KB per block instead of 57 or 74: 4 blocks per multiprocessor, the register bound,
+  // instead of 3) and float32 at K = 256 (69.6 KB instead of 104.5: 3 blocks instead of 2,
+  // uniform-8000-6.4M 0.831 -> 0.745 ms, blockdiag 0.684 -> 0.498). Float32 at K = 128 runs 3
+  // blocks either way (registers); there the barrier cost up to 2 % (0.397 -> 0.405 ms).
+  static constexpr bool kResultsOverColumns = sizeof(Feature) == 2 ? kK >= 128 : kK == 256;
+  static constexpr size_t kResultOffset = kResultsOverColumns ? 0 : kColumnBytes;
   static constexpr size_t kSharedBytes =
-      size_t{kUnitCols} * kPitch * sizeof(Feature) + size_t{kWarps} * kUnitRows * kResultPitch * sizeof(float);
+      kResultsOverColumns ? (kColumnBytes > kResultBytes ? kColumnBytes : kResultBytes) : kColumnBytes + kResultBytes;
+  // Blocks per multiprocessor the registers must allow (__launch_bounds__): 4 with two steps (64
+  // registers; unbounded they take 70, 3 blocks); 0 (no bound) for the others, which take 48-70
+  // registers that way (a bound of 1 block lets ptxas take 60-100).
+  static constexpr int kMinBlocksPerSm = kTwoSteps ? 4 : 0;
   static_assert(kK == 32 || kK == 64 || kK == 128 || kK == 256, "K = 32, 64, 128 or 256");
+  static_assert(!kTwoSteps || (kStepK == 4 * kPerVector && (kPitch * sizeof(Feature) / 4) % 32 == 16),
+                "two steps: a lane's 16 bytes hold its part of both, column pitch 16 words modulo 32");
   static_assert((kArith == TensorArithmetic::kHalf) == (sizeof(Feature) == 2), "half arithmetic for half features");
   static_assert(kArith == TensorArithmetic::kHalf || std::is_same_v<Feature, float>, "TF32 for float32 features");
 };

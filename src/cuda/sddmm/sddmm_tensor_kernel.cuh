@@ -1,10 +1,14 @@
 // SDDMM on tensor cores for the dense 16 x 64 units of a plan (cuda/tiles.cuh). A block takes one
-// work item: up to kWarps dense units of one 64-column chunk. It stages the chunk's 64 columns of X2
-// in shared memory once; each warp loads its unit's 16 rows of X1 as mma A fragments and computes
-// the whole 16 x 64 block as 8 independent accumulator tiles (K / kMmaK mma.sync each, interleaved
-// so that no mma waits on the one before), stages the float32 results in its own shared-memory rows
-// and writes out only the unit's stored entries. Units too sparse for this stay on the CUDA-core
-// kernel. The arithmetic (TensorArithmetic, sddmm_config.cuh):
+// work item: up to kWarps dense units of one 64-column chunk. It copies the chunk's 64 columns of X2
+// into shared memory once (cp.async: every piece in flight at once); each warp loads its unit's 16
+// rows of X1 as mma A fragments and computes the whole 16 x 64 block as 8 independent accumulator
+// tiles (K / kMmaK mma.sync each, interleaved so that no mma waits on the one before), stages the
+// float32 results in shared memory (its own rows; where the columns were once the block is past
+// its products, where that lets more blocks run) and writes out only the unit's stored entries.
+// With 16-bit features from K = 128 on, each lane's 16-byte loads of X1 and X2 hold its fragments of
+// two mma steps, and the next step's X1 rows load while a step multiplies (SddmmTensorConfig::
+// kTwoSteps). Units too sparse for this stay on the CUDA-core kernel. The arithmetic
+// (TensorArithmetic, sddmm_config.cuh):
 //  - kHalf: float16/bfloat16 features, mma.m16n8k16, float32 sums;
 //  - kTf32: float32 features rounded to TF32 (10-bit significand), mma.m16n8k8; opt-in only;
 //  - kTf32Split: float32 features as big + small TF32 parts, three mma per step (big x big, big x
@@ -124,21 +128,65 @@ __device__ __forceinline__ void mma_step(float (&acc)[Config::kTiles][4], const 
   }
 }
 
+// Sixteen bytes at p (16-byte aligned), or zeros where p is nullptr (a row past the matrix).
+__device__ __forceinline__ uint4 load_16(const void* p) {
+  return p != nullptr ? *reinterpret_cast<const uint4*>(p) : make_uint4(0u, 0u, 0u, 0u);
+}
+
+// Copies 16 bytes from global to shared memory without holding them in registers (cp.async, in
+// flight until wait_copies), or, where `copy` is false, zero-fills them (reading nothing at `global`,
+// which must still be a global address).
+__device__ __forceinline__ void copy_16_async(void* shared, const void* global, bool copy) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(address), "l"(global), "r"(copy ? 16 : 0) : "memory");
+#else
+  __trap();
+#endif
+}
+
+__device__ __forceinline__ void wait_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// Two mma steps of the warp's 16 x 64 unit with 16-bit features (SddmmTensorConfig::kTwoSteps):
+// acc[t] += A(rows g, g + 8; kStepK = 32 elements of K) * B(tile t). Each lane loads 16 bytes of
+// each row and column, elements [32 s + 8 q, + 8) of K, as 4 pairs p0..p3. The k of the two steps
+// are permuted alike in A and B (a sum does not depend on the order of its terms): the first step
+// takes p0 as mma's k (2q, 2q + 1) and p1 as (2q + 8, 2q + 9), the second p2 and p3. Half the
+// loads of mma_step, each twice as wide. a0, a8: this lane's 16 bytes of X1 rows g and g + 8.
+template <typename Config>
+__device__ __forceinline__ void mma_two_steps(float (&acc)[Config::kTiles][4], const uint4& a0, const uint4& a8,
+                                              const typename Config::Feature* columns, int s, int g, int q) {
+  using F = typename Config::Feature;
+  static_assert(Config::kTwoSteps, "16-bit features, two steps per load");
+  const F* column = columns + g * Config::kPitch + s * Config::kStepK + q * Config::kPerVector;
+  const uint32_t first[4] = {a0.x, a8.x, a0.y, a8.y};
+  const uint32_t second[4] = {a0.z, a8.z, a0.w, a8.w};
+#pragma unroll
+  for (int t = 0; t < Config::kTiles; ++t) {
+    const uint4 b = *reinterpret_cast<const uint4*>(column + t * 8 * Config::kPitch);  // column 8t + g
+    mma_16x8x16<F>(acc[t], first, b.x, b.y);
+    mma_16x8x16<F>(acc[t], second, b.z, b.w);
+  }
+}
+
 template <typename Config, typename I>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock) sddmm_tensor_kernel(const SddmmTensorArgs<typename Config::Types, I> a) {
+__global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm) sddmm_tensor_kernel(const SddmmTensorArgs<typename Config::Types, I> a) {
   using F = typename Config::Feature;
   using O = typename Config::Types::Output;
-  constexpr int kK = Config::kK;
-  constexpr int kSteps = kK / Config::kMmaK;
+  constexpr int kSteps = Config::kK / Config::kStepK;  // loop steps: one or two mma steps each
   constexpr int kTiles = Config::kTiles;
   constexpr int kPitch = Config::kPitch;
   constexpr int kResultPitch = Config::kResultPitch;
-  constexpr int kPerVector = 16 / static_cast<int>(sizeof(F));  // elements per 16-byte piece
-  constexpr int kVectorsPerColumn = kK / kPerVector;
+  constexpr int kPerVector = Config::kPerVector;
+  constexpr int kVectorsPerColumn = Config::kK / kPerVector;
   extern __shared__ __align__(16) unsigned char shared[];
   F* columns = reinterpret_cast<F*>(shared);  // (64, kPitch): X2's chunk, column by column
-  float* results = reinterpret_cast<float*>(shared + size_t{kUnitCols} * kPitch * sizeof(F)) +
-                   (threadIdx.x / 32) * (kUnitRows * kResultPitch);  // this warp's (16, kResultPitch)
+  // This warp's (16, kResultPitch) results (with kResultsOverColumns, where the columns were).
+  float* results = reinterpret_cast<float*>(shared + Config::kResultOffset) + (threadIdx.x / 32) * (kUnitRows * kResultPitch);
 
   const int lane = threadIdx.x & 31;
   const int g = lane >> 2;  // mma groupID: fragment row (A, C) or column (B)
@@ -148,24 +196,46 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock) sddmm_tensor_kernel(
   const bool active = unit < a.item_units[blockIdx.x + 1];
   const int64_t chunk = a.unit_key[first_unit] / a.strips;
 
+  // Every 16-byte piece of the chunk's columns in flight at once; columns past the matrix read as zeros.
+#pragma unroll
   for (int v = threadIdx.x; v < kUnitCols * kVectorsPerColumn; v += Config::kThreadsPerBlock) {
     const int col = v / kVectorsPerColumn;
     const int piece = v % kVectorsPerColumn;
     const int64_t j = chunk * kUnitCols + col;
-    uint4 bits = make_uint4(0u, 0u, 0u, 0u);  // columns past the matrix read as zeros
-    if (j < a.cols) bits = *reinterpret_cast<const uint4*>(a.x2 + j * a.x2_ld + piece * kPerVector);
-    *reinterpret_cast<uint4*>(columns + col * kPitch + piece * kPerVector) = bits;
+    const bool inside = j < a.cols;
+    copy_16_async(columns + col * kPitch + piece * kPerVector, inside ? a.x2 + j * a.x2_ld + piece * kPerVector : a.x2, inside);
   }
-  __syncthreads();
-  if (!active) return;
-
-  const int64_t row0 = (a.unit_key[unit] % a.strips) * kUnitRows + g;
+  const int64_t row0 = active ? (a.unit_key[unit] % a.strips) * kUnitRows + g : a.rows;
   const int64_t row1 = row0 + 8;
   const F* x0 = row0 < a.rows ? a.x1 + row0 * a.x1_ld : nullptr;
   const F* x8 = row1 < a.rows ? a.x1 + row1 * a.x1_ld : nullptr;
   float acc[kTiles][4] = {};
+  if constexpr (Config::kTwoSteps) {
+    // The first step's 16 bytes of the rows load with the columns, each next step's while one multiplies.
+    const auto rows_at = [&](const F* x, int s) { return load_16(x != nullptr ? x + s * Config::kStepK + q * kPerVector : nullptr); };
+    uint4 a0 = rows_at(x0, 0), a8 = rows_at(x8, 0);
+    wait_copies();
+    __syncthreads();
+    if (active) {
+#pragma unroll
+      for (int s = 0; s < kSteps; ++s) {
+        const bool more = s + 1 < kSteps;
+        const uint4 n0 = more ? rows_at(x0, s + 1) : uint4{}, n8 = more ? rows_at(x8, s + 1) : uint4{};
+        mma_two_steps<Config>(acc, a0, a8, columns, s, g, q);
+        a0 = n0;
+        a8 = n8;
+      }
+    }
+  } else {
+    wait_copies();
+    __syncthreads();
+    if (active) {
 #pragma unroll(Config::kUnrollSteps)
-  for (int s = 0; s < kSteps; ++s) mma_step<Config>(acc, x0, x8, columns, s, g, q);
+      for (int s = 0; s < kSteps; ++s) mma_step<Config>(acc, x0, x8, columns, s, g, q);
+    }
+  }
+  if constexpr (Config::kResultsOverColumns) __syncthreads();  // every warp is done with the columns
+  if (!active) return;
 
   // acc[t] holds (row g, cols 8t + 2q, + 1) and (row g + 8, the same columns).
 #pragma unroll
