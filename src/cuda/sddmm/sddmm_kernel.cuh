@@ -11,6 +11,8 @@
 // Each group splits K across its lanes and reduces by shuffles.
 #pragma once
 
+#include <type_traits>
+
 #include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm_config.cuh"
 #include "cuda/vector.cuh"
@@ -69,6 +71,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int64_t share_end = (warp + 1) * share < a.nnz ? (warp + 1) * share : a.nnz;
   [[maybe_unused]] const int64_t vectors = a.k / kVec;  // vector path: K is a multiple of kVec
   [[maybe_unused]] const bool one_pass = vectors <= int64_t{a.group} * kSteps;
+  [[maybe_unused]] const bool all_inside = vectors == int64_t{a.group} * kSteps;
   [[maybe_unused]] Vec x1_row[kSteps];         // vector path, one pass: this lane's part of the cached X1 row
   [[maybe_unused]] const T* cached = nullptr;  // ... and the row it holds
 
@@ -125,16 +128,47 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
         for (int j = 0; j < kVec; ++j) acc[0] += wx.v[j] * wy.v[j];
       };
       if (one_pass) {
-        if (u[0] != cached) {
+        // One pass: vector s of this lane is group_lane + s * group (fewer than 2^31 elements).
+        // Where every lane's kSteps vectors lie inside K (K a multiple of group * kSteps vectors:
+        // the power-of-two K), no load needs a bound check; each step's products sum apart, then
+        // the steps, so that no long chain of dependent additions ends the entry. 16-bit features,
+        // short of registers, keep the checked loads and one chain (sddmm_config.cuh).
+        const auto one_pass_dot = [&](auto all_inside) {
+          constexpr bool kAllInside = decltype(all_inside)::value;
+          const auto load_step = [&](const T* p, int s) {
+            const int at = group_lane + s * a.group;
+            if constexpr (kAllInside) return load_vector<T, kVec>(p + at * kVec);
+            else return at < vectors ? load_vector<T, kVec>(p + at * kVec) : Vec{};
+          };
+          if (u[0] != cached) {
 #pragma unroll
-          for (int s = 0; s < kSteps; ++s) x1_row[s] = load(u[0], 0, s);
-          cached = u[0];
+            for (int s = 0; s < kSteps; ++s) x1_row[s] = load_step(u[0], s);
+            cached = u[0];
+          }
+          Vec col[kSteps];
+#pragma unroll
+          for (int s = 0; s < kSteps; ++s) col[s] = load_step(v[0], s);
+          if constexpr (Config::kCoordsAhead) {
+            Acc step_sum[kSteps];
+#pragma unroll
+            for (int s = 0; s < kSteps; ++s) {
+              const Vector<Acc, kVec> wx = widen_vector<Acc>(x1_row[s]), wy = widen_vector<Acc>(col[s]);
+              step_sum[s] = wx.v[0] * wy.v[0];
+#pragma unroll
+              for (int j = 1; j < kVec; ++j) step_sum[s] += wx.v[j] * wy.v[j];
+            }
+#pragma unroll
+            for (int s = 0; s < kSteps; ++s) acc[0] += step_sum[s];
+          } else {
+#pragma unroll
+            for (int s = 0; s < kSteps; ++s) accumulate(x1_row[s], col[s]);
+          }
+        };
+        if (Config::kCoordsAhead && all_inside) {
+          if constexpr (Config::kCoordsAhead) one_pass_dot(std::true_type{});
+        } else {
+          one_pass_dot(std::false_type{});
         }
-        Vec col[kSteps];
-#pragma unroll
-        for (int s = 0; s < kSteps; ++s) col[s] = load(v[0], 0, s);
-#pragma unroll
-        for (int s = 0; s < kSteps; ++s) accumulate(x1_row[s], col[s]);
       } else {
         for (int64_t first = 0; first < vectors; first += int64_t{a.group} * kSteps) {
           Vec row[kSteps], col[kSteps];
