@@ -52,15 +52,17 @@ struct SddmmConfig {
   // 128 1.305 -> 1.180, none slower by more than 1 %); float16 1.092 with everything ahead (spills
   // 52 -> 112 bytes; uniform 685000^2 K = 256 1.301 -> 1.502), 1.005 with only the values ahead
   // (60 bytes), bfloat16 1.062 and 1.018.
-  // With the same split, the one-pass vector loop of 4- and 8-byte features loads without bound
-  // checks where K fills the group's vectors exactly (every power-of-two K) and sums each step's
+  static constexpr bool kCoordsAhead = sizeof(Feature) >= 4;
+  // The one-pass vector loop of 4- and 8-byte features has a second copy without bound checks,
+  // taken where K fills the group's vectors exactly (every power-of-two K), and sums each step's
   // products apart: ncu had found the float32 kernel issue-bound on L2-resident matrices (uniform
   // 8000^2 640k K = 256: 77 % of issue slots, 73M instructions against cuSPARSE's 16M). Measured
   // (H200, 2026-11-21, 14 matrices x K = 32/128/256, two rounds): float32 geomean time 0.947
   // (uniform-8000-640k K = 256 0.0963 -> 0.0854 ms, SBM 1.465 -> 1.320, uniform-36000-4M K = 128
   // 0.269 -> 0.243, R-MAT K = 32 0.46 -> 0.42, none slower by more than 1 %); the per-step sums cost
-  // float16 2 % (R-MAT K = 256 1.855 -> 1.979), so 16-bit features keep one chain.
-  static constexpr bool kCoordsAhead = sizeof(Feature) >= 4;
+  // float16 2 % (R-MAT K = 256 1.855 -> 1.979), so 16-bit features, short of registers, keep one
+  // copy (checked) and one chain.
+  static constexpr bool kUncheckedPass = sizeof(Feature) >= 4;
   static constexpr int kMinBlocksPerSm = kVectorBytes == 0                    ? 1
                                          : std::is_same_v<Feature, __nv_bfloat16> ? 3
                                                                                   : 4;

@@ -5,8 +5,10 @@
 //    SddmmConfig::kCoordsAhead), so that its own gathers need not wait for them.
 //  - Vector path (16-byte loads along K): a group holds its entry's X1 row in registers and loads it
 //    again only when the row changes, which in row order is once per row per warp; each lane issues
-//    all its X2 loads (kStepsPerLane vectors) before any arithmetic. K longer than one pass of the
-//    group (group * kStepsPerLane vectors) loads both operands pass by pass instead.
+//    all its X2 loads (kStepsPerLane vectors) before any arithmetic, without bound checks where K
+//    fills the group's vectors exactly (4- and 8-byte features: SddmmConfig::kUncheckedPass). K
+//    longer than one pass of the group (group * kStepsPerLane vectors) loads both operands pass by
+//    pass instead.
 //  - Strided path (any layout): kEntriesPerGroup entries per group at once, scalar loads.
 // Each group splits K across its lanes and reduces by shuffles.
 #pragma once
@@ -131,8 +133,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
         // One pass: vector s of this lane is group_lane + s * group (fewer than 2^31 elements).
         // Where every lane's kSteps vectors lie inside K (K a multiple of group * kSteps vectors:
         // the power-of-two K), no load needs a bound check; each step's products sum apart, then
-        // the steps, so that no long chain of dependent additions ends the entry. 16-bit features,
-        // short of registers, keep the checked loads and one chain (sddmm_config.cuh).
+        // the steps, so that no long chain of dependent additions ends the entry
+        // (SddmmConfig::kUncheckedPass; 16-bit features keep the checked loads and one chain).
         const auto one_pass_dot = [&](auto all_inside) {
           constexpr bool kAllInside = decltype(all_inside)::value;
           const auto load_step = [&](const T* p, int s) {
@@ -148,7 +150,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
           Vec col[kSteps];
 #pragma unroll
           for (int s = 0; s < kSteps; ++s) col[s] = load_step(v[0], s);
-          if constexpr (Config::kCoordsAhead) {
+          if constexpr (Config::kUncheckedPass) {
             Acc step_sum[kSteps];
 #pragma unroll
             for (int s = 0; s < kSteps; ++s) {
@@ -164,8 +166,12 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
             for (int s = 0; s < kSteps; ++s) accumulate(x1_row[s], col[s]);
           }
         };
-        if (Config::kCoordsAhead && all_inside) {
-          if constexpr (Config::kCoordsAhead) one_pass_dot(std::true_type{});
+        if constexpr (Config::kUncheckedPass) {
+          if (all_inside) {
+            one_pass_dot(std::true_type{});
+          } else {
+            one_pass_dot(std::false_type{});
+          }
         } else {
           one_pass_dot(std::false_type{});
         }
