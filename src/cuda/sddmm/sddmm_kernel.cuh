@@ -21,11 +21,18 @@
 
 namespace sddmm::cuda {
 
+// Entry counters and positions: 32-bit where the plan's indices are (then nnz < 2^31: plan.cu), so
+// that the per-entry index arithmetic is one register and one instruction wide. Unsigned: a warp's
+// last iterations count up to nnz + (warps per grid) * (entries per warp iteration), below 2^32.
+template <typename I>
+using EntryIndex = std::conditional_t<sizeof(I) == 4, uint32_t, int64_t>;
+
 // The plan entry at `entry` of this launch's work (past its end: the last one, loaded, never stored).
 template <typename Config, typename I>
-__device__ __forceinline__ int64_t plan_entry_at(const SddmmArgs<typename Config::Types, I>& a, int64_t entry) {
-  const int64_t w = entry < a.nnz ? entry : a.nnz - 1;
-  return a.entry_list != nullptr ? static_cast<int64_t>(a.entry_list[w]) : w;
+__device__ __forceinline__ EntryIndex<I> plan_entry_at(const SddmmArgs<typename Config::Types, I>& a, EntryIndex<I> nnz,
+                                                       EntryIndex<I> entry) {
+  const EntryIndex<I> w = entry < nnz ? entry : nnz - 1;
+  return a.entry_list != nullptr ? static_cast<EntryIndex<I>>(a.entry_list[w]) : w;
 }
 
 // Rows and columns of a lane group's kU entries, at base + i * groups_per_warp + group_in_warp. The
@@ -38,12 +45,14 @@ struct EntryCoords {
 };
 
 template <typename Config, typename I>
-__device__ __forceinline__ EntryCoords<Config, I> fetch_coords(const SddmmArgs<typename Config::Types, I>& a, int64_t base,
+__device__ __forceinline__ EntryCoords<Config, I> fetch_coords(const SddmmArgs<typename Config::Types, I>& a,
+                                                               EntryIndex<I> nnz, EntryIndex<I> base,
                                                                int groups_per_warp, int group_in_warp) {
+  using E = EntryIndex<I>;
   EntryCoords<Config, I> c;
 #pragma unroll
   for (int i = 0; i < Config::kEntriesPerGroup; ++i) {
-    const int64_t e = plan_entry_at<Config, I>(a, base + int64_t{i} * groups_per_warp + group_in_warp);
+    const E e = plan_entry_at<Config, I>(a, nnz, base + E(i) * groups_per_warp + group_in_warp);
     c.row[i] = a.entry_row[e];
     c.col[i] = a.entry_col[e];
   }
@@ -57,6 +66,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   using Acc = typename Config::Accumulator;
   using O = typename Config::Types::Output;
   using Vec = Vector<T, Config::kVec>;
+  using E = EntryIndex<I>;
   constexpr int kVec = Config::kVec;
   constexpr int kU = Config::kEntriesPerGroup;
   constexpr int kSteps = Config::kStepsPerLane;
@@ -64,13 +74,14 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int group_lane = lane & (a.group - 1);
   const int group_in_warp = lane / a.group;
   const int groups_per_warp = 32 / a.group;
-  const int64_t warp = (blockIdx.x * int64_t{blockDim.x} + threadIdx.x) / 32;
-  const int64_t warps = (int64_t{gridDim.x} * blockDim.x) / 32;
-  const int64_t per_warp = int64_t{groups_per_warp} * kU;  // entries a warp takes per iteration
+  const E nnz = static_cast<E>(a.nnz);
+  const E warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;  // the grid is one or two waves
+  const E warps = (gridDim.x * blockDim.x) / 32;
+  const E per_warp = E(groups_per_warp) * kU;  // entries a warp takes per iteration
   // The warp's share: whole iterations, so that `base` is the same for every lane of the warp and
   // all lanes iterate together (group_sum needs them).
-  const int64_t share = ((a.nnz + warps - 1) / warps + per_warp - 1) / per_warp * per_warp;
-  const int64_t share_end = (warp + 1) * share < a.nnz ? (warp + 1) * share : a.nnz;
+  const E share = ((nnz + warps - 1) / warps + per_warp - 1) / per_warp * per_warp;
+  const E share_end = (warp + 1) * share < nnz ? (warp + 1) * share : nnz;
   [[maybe_unused]] const int64_t vectors = a.k / kVec;  // vector path: K is a multiple of kVec
   [[maybe_unused]] const bool one_pass = vectors <= int64_t{a.group} * kSteps;
   [[maybe_unused]] const bool all_inside = vectors == int64_t{a.group} * kSteps;
@@ -79,23 +90,23 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
 
   if (a.nnz == 0) return;
   [[maybe_unused]] EntryCoords<Config, I> next;
-  if constexpr (Config::kCoordsAhead) next = fetch_coords<Config, I>(a, warp * share, groups_per_warp, group_in_warp);
-  for (int64_t base = warp * share; base < share_end; base += per_warp) {
+  if constexpr (Config::kCoordsAhead) next = fetch_coords<Config, I>(a, nnz, warp * share, groups_per_warp, group_in_warp);
+  for (E base = warp * share; base < share_end; base += per_warp) {
     EntryCoords<Config, I> coords;
     if constexpr (Config::kCoordsAhead) {
       coords = next;
-      next = fetch_coords<Config, I>(a, base + per_warp, groups_per_warp, group_in_warp);
+      next = fetch_coords<Config, I>(a, nnz, base + per_warp, groups_per_warp, group_in_warp);
     } else {
-      coords = fetch_coords<Config, I>(a, base, groups_per_warp, group_in_warp);
+      coords = fetch_coords<Config, I>(a, nnz, base, groups_per_warp, group_in_warp);
     }
     // Value and output position of entry i: loaded with the coordinates ahead before the gathers,
     // else (short of registers) after the reduction.
     Acc scale[kU];
-    int64_t dst[kU];
+    E dst[kU];
     const auto load_scale_and_dst = [&](int i) {
-      const int64_t e = plan_entry_at<Config, I>(a, base + int64_t{i} * groups_per_warp + group_in_warp);
+      const E e = plan_entry_at<Config, I>(a, nnz, base + E(i) * groups_per_warp + group_in_warp);
       scale[i] = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
-      dst[i] = a.caller_position != nullptr ? static_cast<int64_t>(a.caller_position[e]) : e;
+      dst[i] = a.caller_position != nullptr ? static_cast<E>(a.caller_position[e]) : e;
     };
     const T* u[kU];
     const T* v[kU];
@@ -190,7 +201,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     if (group_lane == 0) {
 #pragma unroll
       for (int i = 0; i < kU; ++i) {
-        if (base + int64_t{i} * groups_per_warp + group_in_warp < a.nnz) {
+        if (base + E(i) * groups_per_warp + group_in_warp < nnz) {
           if constexpr (!Config::kCoordsAhead) load_scale_and_dst(i);
           a.out[dst[i]] = narrow<O>(scale[i] * acc[i]);
         }
