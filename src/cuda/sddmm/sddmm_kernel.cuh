@@ -15,17 +15,12 @@
 
 #include <type_traits>
 
+#include "cuda/entry_index.cuh"
 #include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm_config.cuh"
 #include "cuda/vector.cuh"
 
 namespace sddmm::cuda {
-
-// Entry counters and positions: 32-bit where the plan's indices are (then nnz < 2^31: plan.cu), so
-// that the per-entry index arithmetic is one register and one instruction wide. Unsigned: a warp's
-// last iterations count up to nnz + (warps per grid) * (entries per warp iteration), below 2^32.
-template <typename I>
-using EntryIndex = std::conditional_t<sizeof(I) == 4, uint32_t, int64_t>;
 
 // The plan entry at `entry` of this launch's work (past its end: the last one, loaded, never stored).
 template <typename Config, typename I>
