@@ -1,4 +1,5 @@
-// The type kernels count plan entries in (SDDMM's shares of entries, SpMM's row slices).
+// The type the CUDA-core SDDMM kernel counts plan entries in (its warps' shares of the entries). The
+// SpMM kernel keeps 64-bit counters: unsigned 32-bit ones lost there (bench/RESULTS.md log).
 #pragma once
 
 #include <cstdint>

@@ -70,7 +70,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int group_in_warp = lane / a.group;
   const int groups_per_warp = 32 / a.group;
   const E nnz = static_cast<E>(a.nnz);
-  const E warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;  // the grid is one or two waves
+  // The grid is at most a few waves of resident blocks (sddmm.cu): its threads fit 32 bits.
+  const E warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
   const E warps = (gridDim.x * blockDim.x) / 32;
   const E per_warp = E(groups_per_warp) * kU;  // entries a warp takes per iteration
   // The warp's share: whole iterations, so that `base` is the same for every lane of the warp and
