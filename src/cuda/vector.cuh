@@ -19,10 +19,20 @@ __device__ __forceinline__ void store_vector(T* p, const Vector<T, kVec>& x) {
 }
 
 // Sum over the `width` lanes of each aligned lane group (width a power of two, at most 32). Every
-// lane of the warp must call it.
-template <typename T>
+// lane of the warp must call it. A loop of log2(width) shuffles, or, with kStraightLine, five
+// shuffles whatever the width, each added only inside the group: no loop counter, no branch
+// (SddmmConfig::kStraightLineSum has the measurement).
+template <bool kStraightLine = false, typename T>
 __device__ __forceinline__ T group_sum(T x, int width) {
-  for (int offset = width / 2; offset > 0; offset /= 2) x += __shfl_xor_sync(0xffffffffu, x, offset);
+  if constexpr (kStraightLine) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      const T other = __shfl_xor_sync(0xffffffffu, x, offset);
+      if (offset < width) x += other;
+    }
+  } else {
+    for (int offset = width / 2; offset > 0; offset /= 2) x += __shfl_xor_sync(0xffffffffu, x, offset);
+  }
   return x;
 }
 

@@ -63,6 +63,16 @@ struct SddmmConfig {
   // float16 2 % (R-MAT K = 256 1.855 -> 1.979), so 16-bit features, short of registers, keep one
   // copy (checked) and one chain.
   static constexpr bool kUncheckedPass = sizeof(Feature) >= 4;
+  // The vector path of 4- and 8-byte features sums each group in straight-line code (five
+  // shuffles, the levels past the group not added: cuda/vector.cuh) instead of a loop of log2(group)
+  // shuffles with its counter and branch. ncu (H200, 2026-11-21): uniform-8000-640k K = 256 52.2M
+  // -> 44.2M warp instructions, R-MAT K = 128 615M -> 547M. Measured side by side (14 matrices x K
+  // = 32/128/256, two rounds): float32 geomean time 0.991 / 0.993 (uniform 8000^2 K = 256 -2.6 %,
+  // 640k 0.0819 -> 0.0797 ms; R-MAT K = 32 0.423 -> 0.400; SBM K = 256 1.292 -> 1.267), K = 32 up to
+  // 1 % slower where the group is 2 lanes (uniform-8000-2.56M 0.0633 -> 0.0640). 16-bit features,
+  // spilling already, lost 0.5 % with it (one round): they keep the loop, as does the strided path,
+  // whose groups of up to 4 entries would shuffle five times each.
+  static constexpr bool kStraightLineSum = !kStrided && sizeof(Feature) >= 4;
   static constexpr int kMinBlocksPerSm = kVectorBytes == 0                    ? 1
                                          : std::is_same_v<Feature, __nv_bfloat16> ? 3
                                                                                   : 4;

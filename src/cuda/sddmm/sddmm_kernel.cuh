@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
       }
     }
 #pragma unroll
-    for (int i = 0; i < kU; ++i) acc[i] = group_sum(acc[i], a.group);
+    for (int i = 0; i < kU; ++i) acc[i] = group_sum<Config::kStraightLineSum>(acc[i], a.group);
     if (group_lane == 0) {
 #pragma unroll
       for (int i = 0; i < kU; ++i) {
