@@ -30,9 +30,15 @@ __device__ __forceinline__ EntryIndex<I> plan_entry_at(const SddmmArgs<typename 
   return a.entry_list != nullptr ? static_cast<EntryIndex<I>>(a.entry_list[w]) : w;
 }
 
-// Rows and columns of a lane group's kU entries, at base + i * groups_per_warp + group_in_warp. The
-// loop loads them one iteration ahead, so that they arrive while the previous entries' features are
-// gathered instead of delaying their own gathers.
+// Entry i of a lane group's kU in the iteration at `base`: a warp's groups take its entries in turn.
+template <typename E>
+__device__ __forceinline__ E group_entry(E base, int i, int groups_per_warp, int group_in_warp) {
+  return base + E(i) * groups_per_warp + group_in_warp;
+}
+
+// Rows and columns of a lane group's kU entries (group_entry). The loop loads them one iteration
+// ahead, so that they arrive while the previous entries' features are gathered instead of delaying
+// their own gathers.
 template <typename Config, typename I>
 struct EntryCoords {
   I row[Config::kEntriesPerGroup];
@@ -47,7 +53,7 @@ __device__ __forceinline__ EntryCoords<Config, I> fetch_coords(const SddmmArgs<t
   EntryCoords<Config, I> c;
 #pragma unroll
   for (int i = 0; i < Config::kEntriesPerGroup; ++i) {
-    const E e = plan_entry_at<Config, I>(a, nnz, base + E(i) * groups_per_warp + group_in_warp);
+    const E e = plan_entry_at<Config, I>(a, nnz, group_entry(base, i, groups_per_warp, group_in_warp));
     c.row[i] = a.entry_row[e];
     c.col[i] = a.entry_col[e];
   }
@@ -100,7 +106,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     Acc scale[kU];
     E dst[kU];
     const auto load_scale_and_dst = [&](int i) {
-      const E e = plan_entry_at<Config, I>(a, nnz, base + E(i) * groups_per_warp + group_in_warp);
+      const E e = plan_entry_at<Config, I>(a, nnz, group_entry(base, i, groups_per_warp, group_in_warp));
       scale[i] = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
       dst[i] = a.caller_position != nullptr ? static_cast<E>(a.caller_position[e]) : e;
     };
@@ -197,7 +203,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     if (group_lane == 0) {
 #pragma unroll
       for (int i = 0; i < kU; ++i) {
-        if (base + E(i) * groups_per_warp + group_in_warp < nnz) {
+        if (group_entry(base, i, groups_per_warp, group_in_warp) < nnz) {
           if constexpr (!Config::kCoordsAhead) load_scale_and_dst(i);
           a.out[dst[i]] = narrow<O>(scale[i] * acc[i]);
         }
