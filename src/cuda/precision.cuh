@@ -7,6 +7,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstring>
 #include <type_traits>
 
 #include "core/dtype.hpp"
@@ -36,22 +37,53 @@ __device__ __forceinline__ double widen(double x) { return x; }
 __device__ __forceinline__ float widen(__half x) { return __half2float(x); }
 __device__ __forceinline__ float widen(__nv_bfloat16 x) { return __bfloat162float(x); }
 
-// A loaded vector widened element by element; half types two at a time (one conversion instruction
-// per pair instead of one per element).
+// How a 16-byte vector of features is held in registers between its load and its arithmetic:
+// 4- and 8-byte features as they are, 16-bit ones as 32-bit words of two features each (the lower
+// address in the lower half). Held as a Vector of 8 halves, the compiler kept one 16-bit value per
+// register and moved them back into pairs for the conversions: the sm_90 SASS of the float16 SDDMM
+// kernel had 221 PRMT and 140 IMAD beside its 64 FFMA (bfloat16: 256 and 264). A vector of one
+// feature (the strided path) is held as it is.
+template <typename F, int kVec, bool kPacked = sizeof(F) == 2 && kVec % 2 == 0>
+struct Held {
+  using Word = F;
+  static constexpr int kWords = kVec;
+};
+template <typename F, int kVec>
+struct Held<F, kVec, true> {
+  using Word = unsigned int;
+  static constexpr int kWords = kVec / 2;
+};
+template <typename F, int kVec>
+using HeldVector = Vector<typename Held<F, kVec>::Word, Held<F, kVec>::kWords>;
+
+// kVec features at p (aligned to the vector), loaded in one instruction.
+template <typename F, int kVec>
+__device__ __forceinline__ HeldVector<F, kVec> load_held(const F* p) {
+  using Word = typename Held<F, kVec>::Word;
+  return load_vector<Word, Held<F, kVec>::kWords>(reinterpret_cast<const Word*>(p));
+}
+
+// The two 16-bit features of a held word, widened exactly: float16 by conversion, bfloat16 (the upper
+// half of a float32) by placing its bits.
+__device__ __forceinline__ float2 widen_pair(unsigned int w, __half) {
+  __half2 h;
+  static_assert(sizeof(h) == sizeof(w), "two halves in a word");
+  memcpy(&h, &w, sizeof(w));
+  return __half22float2(h);
+}
+__device__ __forceinline__ float2 widen_pair(unsigned int w, __nv_bfloat16) {
+  return make_float2(__uint_as_float(w << 16), __uint_as_float(w & 0xffff0000u));
+}
+
+// A held vector of kVec features, widened to the accumulator type element by element.
 template <typename Acc, typename F, int kVec>
-__device__ __forceinline__ Vector<Acc, kVec> widen_vector(const Vector<F, kVec>& x) {
+__device__ __forceinline__ Vector<Acc, kVec> widen_held(const HeldVector<F, kVec>& x) {
   Vector<Acc, kVec> w;
-  if constexpr (kVec % 2 == 0 && std::is_same_v<F, __half>) {
+  if constexpr (!std::is_same_v<typename Held<F, kVec>::Word, F>) {
 #pragma unroll
-    for (int j = 0; j < kVec; j += 2) {
-      const float2 p = __half22float2(__halves2half2(x.v[j], x.v[j + 1]));
-      w.v[j] = p.x, w.v[j + 1] = p.y;
-    }
-  } else if constexpr (kVec % 2 == 0 && std::is_same_v<F, __nv_bfloat16>) {
-#pragma unroll
-    for (int j = 0; j < kVec; j += 2) {
-      const float2 p = __bfloat1622float2(__halves2bfloat162(x.v[j], x.v[j + 1]));
-      w.v[j] = p.x, w.v[j + 1] = p.y;
+    for (int j = 0; j < kVec / 2; ++j) {
+      const float2 p = widen_pair(x.v[j], F{});
+      w.v[2 * j] = p.x, w.v[2 * j + 1] = p.y;
     }
   } else {
 #pragma unroll

@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   using T = typename Config::Feature;
   using Acc = typename Config::Accumulator;
   using O = typename Config::Types::Output;
-  using Vec = Vector<T, Config::kVec>;
+  using Vec = HeldVector<T, Config::kVec>;
   using E = EntryIndex<I>;
   constexpr int kVec = Config::kVec;
   constexpr int kU = Config::kEntriesPerGroup;
@@ -135,10 +135,10 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
       // K load zeros.
       const auto load = [&](const T* p, int64_t first, int s) {
         const int64_t at = first + group_lane + int64_t{s} * a.group;
-        return at < vectors ? load_vector<T, kVec>(p + at * kVec) : Vec{};
+        return at < vectors ? load_held<T, kVec>(p + at * kVec) : Vec{};
       };
       const auto accumulate = [&](const Vec& x, const Vec& y) {
-        const Vector<Acc, kVec> wx = widen_vector<Acc>(x), wy = widen_vector<Acc>(y);
+        const Vector<Acc, kVec> wx = widen_held<Acc, T, kVec>(x), wy = widen_held<Acc, T, kVec>(y);
 #pragma unroll
         for (int j = 0; j < kVec; ++j) acc[0] += wx.v[j] * wy.v[j];
       };
@@ -152,8 +152,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
           constexpr bool kAllInside = decltype(all_inside)::value;
           const auto load_step = [&](const T* p, int s) {
             const int at = group_lane + s * a.group;
-            if constexpr (kAllInside) return load_vector<T, kVec>(p + at * kVec);
-            else return at < vectors ? load_vector<T, kVec>(p + at * kVec) : Vec{};
+            if constexpr (kAllInside) return load_held<T, kVec>(p + at * kVec);
+            else return at < vectors ? load_held<T, kVec>(p + at * kVec) : Vec{};
           };
           if (u[0] != cached) {
 #pragma unroll
@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
             Acc step_sum[kSteps];
 #pragma unroll
             for (int s = 0; s < kSteps; ++s) {
-              const Vector<Acc, kVec> wx = widen_vector<Acc>(x1_row[s]), wy = widen_vector<Acc>(col[s]);
+              const Vector<Acc, kVec> wx = widen_held<Acc, T, kVec>(x1_row[s]), wy = widen_held<Acc, T, kVec>(col[s]);
               step_sum[s] = wx.v[0] * wy.v[0];
 #pragma unroll
               for (int j = 1; j < kVec; ++j) step_sum[s] += wx.v[j] * wy.v[j];

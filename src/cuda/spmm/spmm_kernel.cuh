@@ -14,14 +14,14 @@ namespace sddmm::cuda {
 
 // x(i, j .. j + kVec) for the strided and the vector path.
 template <typename Config, typename I>
-__device__ __forceinline__ Vector<typename Config::Feature, Config::kVec> load_x(const SpmmArgs<typename Config::Types, I>& a,
+__device__ __forceinline__ HeldVector<typename Config::Feature, Config::kVec> load_x(const SpmmArgs<typename Config::Types, I>& a,
                                                                                  int64_t i, int64_t j) {
   using F = typename Config::Feature;
   const F* xr = a.x + i * a.x_row_stride;
   if constexpr (Config::kStrided) {
-    return Vector<F, 1>{{xr[j * a.x_col_stride]}};
+    return HeldVector<F, 1>{{xr[j * a.x_col_stride]}};
   } else {
-    return load_vector<F, Config::kVec>(xr + j);
+    return load_held<F, Config::kVec>(xr + j);
   }
 }
 
@@ -46,7 +46,7 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<t
   for (; e + kU <= end; e += kU) {
     int64_t idx[kU];
     Acc scale[kU];
-    Vector<F, kVec> xv[kU];
+    HeldVector<F, kVec> xv[kU];
 #pragma unroll
     for (int u = 0; u < kU; ++u) {
       idx[u] = static_cast<int64_t>(a.index[e + u]);
@@ -56,14 +56,14 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<t
     for (int u = 0; u < kU; ++u) xv[u] = load_x<Config, I>(a, idx[u], j);
 #pragma unroll
     for (int u = 0; u < kU; ++u) {
-      const AccVector<Config> w = widen_vector<Acc>(xv[u]);
+      const AccVector<Config> w = widen_held<Acc, F, kVec>(xv[u]);
 #pragma unroll
       for (int t = 0; t < kVec; ++t) acc.v[t] += scale[u] * w.v[t];
     }
   }
   for (; e < end; ++e) {
     const Acc scale = a.value != nullptr ? Acc(widen(a.value[e])) : Acc(1);
-    const AccVector<Config> w = widen_vector<Acc>(load_x<Config, I>(a, static_cast<int64_t>(a.index[e]), j));
+    const AccVector<Config> w = widen_held<Acc, F, kVec>(load_x<Config, I>(a, static_cast<int64_t>(a.index[e]), j));
 #pragma unroll
     for (int t = 0; t < kVec; ++t) acc.v[t] += scale * w.v[t];
   }
