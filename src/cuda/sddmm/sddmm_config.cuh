@@ -5,8 +5,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <cuda_bf16.h>
-
 #include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
@@ -36,46 +34,22 @@ struct SddmmConfig {
   // and 4 entries 0.074 ms, uniform 8000^2 640k K = 128).
   static constexpr int kStepsPerLane = kVectorBytes == 0 ? 2 : 4;
   static constexpr int kEntriesPerGroup = kVectorBytes == 0 ? 4 : 1;
-  // Blocks per multiprocessor the registers must allow (__launch_bounds__), vector path: 4 (64
-  // registers) with 4- and 8-byte features, where ptxas would otherwise take 76 and fit only 3; 4
-  // with float16 too (unbounded 78, 3 blocks; at 64 it spills 52 bytes), 3 with bfloat16 (unbounded
-  // 94, 2 blocks; 80 spills 44 bytes, 64 spills 78 and loses). Measured (H200, 2026-11-21, ms,
-  // unbounded / 3 / 4 blocks): float16 uniform 685000^2 K = 32 0.257 / 0.258 / 0.218, K = 256
-  // 1.336 / 1.340 / 1.298, R-MAT K = 128 1.221 / 1.226 / 1.063; bfloat16 uniform 685000^2 K = 256
-  // 1.651 / 1.528 / 1.848, 916000^2 K = 128 0.716 / 0.634 / 0.925, R-MAT K = 256 2.597 / 2.305 /
-  // 2.120. The strided path has no bound (it spills at 64 and 80).
-  // Each iteration loads the next one's rows and columns, and its own values and output positions
-  // before the gathers (sddmm_kernel.cuh), with 4- and 8-byte features; 16-bit ones, short of
-  // registers already (64 and 80, spilling), keep the loop that loads them in turn. Measured (H200,
-  // 2026-11-21, 12 matrices x K = 32/128/256, 2 waves, geomean time against the loop before):
-  // float32 0.954 (uniform 8000^2 640k K = 32 0.0245 -> 0.0222 ms, SBM 0.294 -> 0.251, R-MAT K =
-  // 128 1.305 -> 1.180, none slower by more than 1 %); float16 1.092 with everything ahead (spills
-  // 52 -> 112 bytes; uniform 685000^2 K = 256 1.301 -> 1.502), 1.005 with only the values ahead
-  // (60 bytes), bfloat16 1.062 and 1.018.
-  static constexpr bool kCoordsAhead = sizeof(Feature) >= 4;
-  // The one-pass vector loop of 4- and 8-byte features has a second copy without bound checks,
-  // taken where K fills the group's vectors exactly (every power-of-two K), and sums each step's
-  // products apart: ncu had found the float32 kernel issue-bound on L2-resident matrices (uniform
-  // 8000^2 640k K = 256: 77 % of issue slots, 73M instructions against cuSPARSE's 16M). Measured
-  // (H200, 2026-11-21, 14 matrices x K = 32/128/256, two rounds): float32 geomean time 0.947
-  // (uniform-8000-640k K = 256 0.0963 -> 0.0854 ms, SBM 1.465 -> 1.320, uniform-36000-4M K = 128
-  // 0.269 -> 0.243, R-MAT K = 32 0.46 -> 0.42, none slower by more than 1 %); the per-step sums cost
-  // float16 2 % (R-MAT K = 256 1.855 -> 1.979), so 16-bit features, short of registers, keep one
-  // copy (checked) and one chain.
-  static constexpr bool kUncheckedPass = sizeof(Feature) >= 4;
-  // The vector path of 4- and 8-byte features sums each group in straight-line code (five
-  // shuffles, the levels past the group not added: cuda/vector.cuh) instead of a loop of log2(group)
-  // shuffles with its counter and branch. ncu (H200, 2026-11-21): uniform-8000-640k K = 256 52.2M
-  // -> 44.2M warp instructions, R-MAT K = 128 615M -> 547M. Measured side by side (14 matrices x K
-  // = 32/128/256, two rounds): float32 geomean time 0.991 / 0.993 (uniform 8000^2 K = 256 -2.6 %,
-  // 640k 0.0819 -> 0.0797 ms; R-MAT K = 32 0.423 -> 0.400; SBM K = 256 1.292 -> 1.267), K = 32 up to
-  // 1 % slower where the group is 2 lanes (uniform-8000-2.56M 0.0633 -> 0.0640). 16-bit features,
-  // spilling already, lost 0.5 % with it (one round): they keep the loop, as does the strided path,
-  // whose groups of up to 4 entries would shuffle five times each.
-  static constexpr bool kStraightLineSum = !kStrided && sizeof(Feature) >= 4;
-  static constexpr int kMinBlocksPerSm = kVectorBytes == 0                    ? 1
-                                         : std::is_same_v<Feature, __nv_bfloat16> ? 3
-                                                                                  : 4;
+  // The vector path sums each group in straight-line code (five shuffles, the levels past the group
+  // not added: cuda/vector.cuh) instead of a loop of log2(group) shuffles with its counter and
+  // branch. ncu (H200, 2026-11-21, float32): uniform-8000-640k K = 256 52.2M -> 44.2M warp
+  // instructions, R-MAT K = 128 615M -> 547M; side by side (14 matrices x K = 32/128/256, two
+  // rounds) float32 geomean time 0.991 / 0.993 (uniform 8000^2 K = 256 -2.6 %; R-MAT K = 32 0.423 ->
+  // 0.400 ms), K = 32 up to 1 % slower where the group is 2 lanes. The strided path, whose groups of
+  // up to 4 entries would shuffle five times each, keeps the loop.
+  static constexpr bool kStraightLineSum = !kStrided;
+  // Blocks per multiprocessor the registers must allow (__launch_bounds__): 4 on the vector path,
+  // 64 registers, for every feature type since 16-bit features are held as 32-bit words
+  // (cuda/precision.cuh): no spill with 32-bit indices (4 bytes with 64-bit ones, 16-bit
+  // features); unbounded, ptxas takes 76 with float32 and fits 3 blocks. bfloat16 had needed 80 (3
+  // blocks, 34 bytes spilled) before; at 64 now its geomean time is 0.912 of 80's, measured side by
+  // side (H200, 2026-11-21, 5 matrices x K = 32/128/256; uniform 685000^2 K = 256 1.108 -> 1.034
+  // ms). The strided path has no bound (it spills at 64 and 80).
+  static constexpr int kMinBlocksPerSm = kVectorBytes == 0 ? 1 : 4;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesPerGroup >= 1 && kEntriesPerGroup <= 8, "entries in flight per group");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");

@@ -1,16 +1,28 @@
 // SDDMM, entry-parallel: a grid of warps (whole waves of resident blocks: sddmm.cu), each walking
 // one contiguous, equal share of the entries in plan (row) order, a lane group per entry. Work per
 // entry is K no matter how skewed the rows are, so power-law graphs balance by construction.
-//  - Each iteration loads the next one's rows and columns (with 4- and 8-byte features:
-//    SddmmConfig::kCoordsAhead), so that its own gathers need not wait for them.
+//  - Each iteration loads the next one's rows and columns, so that its own gathers need not wait
+//    for them, and its own values and output positions before its gathers.
 //  - Vector path (16-byte loads along K): a group holds its entry's X1 row in registers and loads it
 //    again only when the row changes, which in row order is once per row per warp; each lane issues
-//    all its X2 loads (kStepsPerLane vectors) before any arithmetic, without bound checks where K
-//    fills the group's vectors exactly (4- and 8-byte features: SddmmConfig::kUncheckedPass). K
-//    longer than one pass of the group (group * kStepsPerLane vectors) loads both operands pass by
-//    pass instead.
+//    all its X2 loads (kStepsPerLane vectors) before any arithmetic, and sums each step's products
+//    apart, then the steps, so that no long chain of dependent additions ends the entry. Where K
+//    fills the group's vectors exactly (every power-of-two K) a second copy of that pass has no
+//    bound checks. K longer than one pass of the group (group * kStepsPerLane vectors) loads both
+//    operands pass by pass instead.
 //  - Strided path (any layout): kEntriesPerGroup entries per group at once, scalar loads.
 // Each group splits K across its lanes and reduces by shuffles.
+// Measured (H200, 2026-11-21, side by side, geomean time against the form before each):
+//  - coordinates, values and positions ahead: float32 0.954 (12 matrices x K = 32/128/256; uniform
+//    8000^2 640k K = 32 0.0245 -> 0.0222 ms, SBM 0.294 -> 0.251, R-MAT K = 128 1.305 -> 1.180);
+//  - the unchecked copy and per-step sums: float32 0.947 (14 matrices; uniform-8000-640k K = 256
+//    0.0963 -> 0.0854 ms: ncu had it issue-bound, 77 % of issue slots, 73M instructions against
+//    cuSPARSE's 16M);
+//  - 16-bit features took neither while they spilled (they lost 9 % and 2 %); held as 32-bit words
+//    (cuda/precision.cuh) they fit 64 registers, and with both, the straight-line group sum and 4
+//    blocks per multiprocessor (SddmmConfig): float16 0.756, bfloat16 0.664 (5 matrices x K =
+//    32/128/256: uniform 685000^2 K = 256 1.184 -> 0.993 ms and 1.343 -> 0.989; R-MAT K = 128 1.026
+//    -> 0.652 and 1.217 -> 0.621), of which the words alone 0.850 and 0.817.
 #pragma once
 
 #include <type_traits>
@@ -91,32 +103,22 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   [[maybe_unused]] const T* cached = nullptr;  // ... and the row it holds
 
   if (a.nnz == 0) return;
-  [[maybe_unused]] EntryCoords<Config, I> next;
-  if constexpr (Config::kCoordsAhead) next = fetch_coords<Config, I>(a, nnz, warp * share, groups_per_warp, group_in_warp);
+  EntryCoords<Config, I> next = fetch_coords<Config, I>(a, nnz, warp * share, groups_per_warp, group_in_warp);
   for (E base = warp * share; base < share_end; base += per_warp) {
-    EntryCoords<Config, I> coords;
-    if constexpr (Config::kCoordsAhead) {
-      coords = next;
-      next = fetch_coords<Config, I>(a, nnz, base + per_warp, groups_per_warp, group_in_warp);
-    } else {
-      coords = fetch_coords<Config, I>(a, nnz, base, groups_per_warp, group_in_warp);
-    }
-    // Value and output position of entry i: loaded with the coordinates ahead before the gathers,
-    // else (short of registers) after the reduction.
+    const EntryCoords<Config, I> coords = next;
+    next = fetch_coords<Config, I>(a, nnz, base + per_warp, groups_per_warp, group_in_warp);
+    // Value and output position of each entry, loaded before the gathers.
     Acc scale[kU];
     E dst[kU];
-    const auto load_scale_and_dst = [&](int i) {
-      const E e = plan_entry_at<Config, I>(a, nnz, group_entry(base, i, groups_per_warp, group_in_warp));
-      scale[i] = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
-      dst[i] = a.caller_position != nullptr ? static_cast<E>(a.caller_position[e]) : e;
-    };
     const T* u[kU];
     const T* v[kU];
 #pragma unroll
     for (int i = 0; i < kU; ++i) {
       u[i] = a.x1 + static_cast<int64_t>(coords.row[i]) * a.x1_row_stride;
       v[i] = a.x2 + static_cast<int64_t>(coords.col[i]) * a.x2_col_stride;
-      if constexpr (Config::kCoordsAhead) load_scale_and_dst(i);
+      const E e = plan_entry_at<Config, I>(a, nnz, group_entry(base, i, groups_per_warp, group_in_warp));
+      scale[i] = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
+      dst[i] = a.caller_position != nullptr ? static_cast<E>(a.caller_position[e]) : e;
     }
     Acc acc[kU];
 #pragma unroll
@@ -146,8 +148,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
         // One pass: vector s of this lane is group_lane + s * group (fewer than 2^31 elements).
         // Where every lane's kSteps vectors lie inside K (K a multiple of group * kSteps vectors:
         // the power-of-two K), no load needs a bound check; each step's products sum apart, then
-        // the steps, so that no long chain of dependent additions ends the entry
-        // (SddmmConfig::kUncheckedPass; 16-bit features keep the checked loads and one chain).
+        // the steps, so that no long chain of dependent additions ends the entry.
         const auto one_pass_dot = [&](auto all_inside) {
           constexpr bool kAllInside = decltype(all_inside)::value;
           const auto load_step = [&](const T* p, int s) {
@@ -163,28 +164,19 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
           Vec col[kSteps];
 #pragma unroll
           for (int s = 0; s < kSteps; ++s) col[s] = load_step(v[0], s);
-          if constexpr (Config::kUncheckedPass) {
-            Acc step_sum[kSteps];
+          Acc step_sum[kSteps];
 #pragma unroll
-            for (int s = 0; s < kSteps; ++s) {
-              const Vector<Acc, kVec> wx = widen_held<Acc, T, kVec>(x1_row[s]), wy = widen_held<Acc, T, kVec>(col[s]);
-              step_sum[s] = wx.v[0] * wy.v[0];
+          for (int s = 0; s < kSteps; ++s) {
+            const Vector<Acc, kVec> wx = widen_held<Acc, T, kVec>(x1_row[s]), wy = widen_held<Acc, T, kVec>(col[s]);
+            step_sum[s] = wx.v[0] * wy.v[0];
 #pragma unroll
-              for (int j = 1; j < kVec; ++j) step_sum[s] += wx.v[j] * wy.v[j];
-            }
-#pragma unroll
-            for (int s = 0; s < kSteps; ++s) acc[0] += step_sum[s];
-          } else {
-#pragma unroll
-            for (int s = 0; s < kSteps; ++s) accumulate(x1_row[s], col[s]);
+            for (int j = 1; j < kVec; ++j) step_sum[s] += wx.v[j] * wy.v[j];
           }
+#pragma unroll
+          for (int s = 0; s < kSteps; ++s) acc[0] += step_sum[s];
         };
-        if constexpr (Config::kUncheckedPass) {
-          if (all_inside) {
-            one_pass_dot(std::true_type{});
-          } else {
-            one_pass_dot(std::false_type{});
-          }
+        if (all_inside) {
+          one_pass_dot(std::true_type{});
         } else {
           one_pass_dot(std::false_type{});
         }
@@ -204,7 +196,6 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
 #pragma unroll
       for (int i = 0; i < kU; ++i) {
         if (group_entry(base, i, groups_per_warp, group_in_warp) < nnz) {
-          if constexpr (!Config::kCoordsAhead) load_scale_and_dst(i);
           a.out[dst[i]] = narrow<O>(scale[i] * acc[i]);
         }
       }
