@@ -11,8 +11,8 @@ struct sddmm_matrix_s;
 namespace sddmm {
 
 // Entries that an SDDMM with this K sends to the tensor-core kernel, given 16-byte aligned,
-// K-contiguous operands (choose_sddmm_kernel in src/cuda/sddmm/sddmm.cu); 0 for float32/float64
-// plans, the CPU backend and a null handle.
+// K-contiguous operands and features of the values' type (choose_sddmm_kernel in
+// src/cuda/sddmm/sddmm.cu); 0 for float64 plans, the CPU backend and a null handle.
 int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k);
 
 }  // namespace sddmm

@@ -69,6 +69,17 @@ constexpr double kTensorCoreMinDensity = 0.03;
 // 0.083 vs 0.109; block-diagonal (100 %) 0.145 vs 0.293; SBM 0.234 vs 0.200.
 constexpr double kTensorCoreMinDensitySmallK = 0.08;
 
+// ... and at K = 128 or 256 when they are this full on average. Since 16-bit features are held as
+// words (04b6e1f, 269348a) the CUDA-core kernel is 1.2-1.5x faster, and a plan whose dense units
+// are barely past kTensorCoreMinDensity runs faster without them. Measured (H200, 2026-11-21,
+// float16, SDDMM_TC_MIN_DENSITY swept on 269348a; ms with the units / without, K = 128 and 256;
+// the units' share of the entries and mean fill from the same listing simulated in numpy): uniform
+// 8000^2 3 % (57 % of the entries, 3.4 % full) 0.098 / 0.082 and 0.160 / 0.146; 4 % (97 %, 4.1 %)
+// 0.111 / 0.105 and 0.169 / 0.190; SBM (88 %, 5.0 %) 0.419 / 0.420 and 0.677 / 0.792; uniform 10 %
+// 0.130 / 0.243 and 0.185 / 0.459; block-diagonal 0.194 / 0.604 and 0.234 / 1.168. Float32 units
+// are listed at kTensorCoreMinDensityFloat32 and always pass.
+constexpr double kTensorCoreMinDensityLargeK = 0.037;
+
 // SDDMM, float32: plans list their dense units for the tensor-core kernel, which computes them in
 // the float32-accurate TF32 split (three mma per step; sddmm_config.cuh) - or in plain TF32 when the
 // plan was created with SDDMM_CREATE_ALLOW_TF32, whatever this says. Overridable with

@@ -89,6 +89,20 @@ Pattern make_pattern(uint32_t seed) {
   return s;
 }
 
+// rows x cols with each cell stored with probability `density`, in row order.
+Pattern make_uniform_pattern(int64_t rows, int64_t cols, double density, uint32_t seed) {
+  Pattern p;
+  p.rows = rows, p.cols = cols;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int32_t r = 0; r < rows; ++r) {
+    for (int32_t c = 0; c < cols; ++c) {
+      if (u(rng) < density) p.row.push_back(r), p.col.push_back(c);
+    }
+  }
+  return p;
+}
+
 template <typename H>
 std::vector<typename H::Type> random_half(size_t n, std::mt19937& rng, double lo, double hi) {
   std::uniform_real_distribution<float> u(static_cast<float>(lo), static_cast<float>(hi));
@@ -202,6 +216,33 @@ void check_tensor_core_paths() {
   check_sddmm<H>(p, 128, true, "2");  // no unit: all on the CUDA cores
 }
 
+// Which K sends a float16 plan's dense units to the tensor cores (tensor_cores_pay in
+// src/cuda/sddmm/sddmm.cu, tuning.hpp): the tensor-core kernel adds in another order than the
+// CUDA-core one, so whether it ran shows in the outputs' last bits, against a plan that lists no
+// unit (threshold 2). 256 x 1024, uniform: at 3 % the units listed (those at least 3 % full, about
+// half) average ~3.4 %, below what K = 256 asks (3.7 %): CUDA cores, the same bits; at 6 % they
+// average ~6 %: tensor cores at K = 256 (a few hundred outputs differ), CUDA cores at K = 32 (8 %).
+void check_tensor_core_choice() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  struct Case {
+    double density;
+    int64_t k;
+    bool tensor_cores;
+  };
+  for (const Case c : {Case{0.03, 256, false}, Case{0.06, 256, true}, Case{0.06, 32, false}}) {
+    CAPTURE(c.density);
+    CAPTURE(c.k);
+    const Pattern p = make_uniform_pattern(256, 1024, c.density, 2028);
+    const Outcome chosen = check_sddmm<Fp16>(p, c.k, true, nullptr);
+    const Outcome cuda_cores = check_sddmm<Fp16>(p, c.k, true, "2");
+    REQUIRE(chosen.out.size() == cuda_cores.out.size());
+    size_t differ = 0;
+    for (size_t e = 0; e < chosen.out.size(); ++e) differ += chosen.out[e] != cuda_cores.out[e] ? 1 : 0;
+    CAPTURE(differ);
+    CHECK((differ > 0) == c.tensor_cores);
+  }
+}
+
 // float32 plans: every path within its bound (check_tensor_core_paths<Fp32Split / Tf32>), and each
 // arithmetic really ran where it should:
 //  - the default split differs from the CUDA-core kernel (SDDMM_F32_TENSOR_CORES=0) somewhere in the
@@ -234,5 +275,6 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split)") { check_tensor_core_paths<Fp32Split>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32 with SDDMM_CREATE_ALLOW_TF32") { check_tensor_core_paths<Tf32>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32: each arithmetic where it belongs") { check_float32_arithmetic(); }
+  TEST_CASE("gpu: tensor-core SDDMM, float16: the dense units' fill that K asks for") { check_tensor_core_choice(); }
 }
 #endif  // SDDMM_TESTS_HAVE_CUDA

@@ -31,9 +31,12 @@ struct SddmmChoice {
 //    the features are of the values' type, the operands suit it (the vector path's layout and
 //    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
 //    every entry takes the CUDA-core kernel.
-// K = 32 .. 256 fit the tensor-core kernel's registers; below 128 the dense units must be fuller.
+// K = 32 .. 256 fit the tensor-core kernel's registers; the dense units must be full enough on
+// average to beat the CUDA-core kernel, fuller below K = 128 (tuning.hpp has the measurements).
 bool tensor_cores_pay(int64_t k, double dense_density) {
-  return k == 128 || k == 256 || ((k == 32 || k == 64) && dense_density >= kTensorCoreMinDensitySmallK);
+  if (k == 128 || k == 256) return dense_density >= kTensorCoreMinDensityLargeK;
+  if (k == 32 || k == 64) return dense_density >= kTensorCoreMinDensitySmallK;
+  return false;
 }
 
 template <typename P>
