@@ -29,6 +29,7 @@ std::vector<MatrixSpec> seed_log_shapes(bool full) {
     specs.push_back(uniform("uniform-8000-1.28M", 8000, 8000, 1280000, "8000^2, 98% sparse (seed log)"));
     specs.push_back(uniform("uniform-8000-1.92M", 8000, 8000, 1920000, "8000^2, 97% sparse (seed log)"));
     specs.push_back(uniform("uniform-8000-2.56M", 8000, 8000, 2560000, "8000^2, 96% sparse (seed log)"));
+    specs.push_back(uniform("uniform-8000-3.2M", 8000, 8000, 3200000, "8000^2, 95% sparse (issue 4: 90-95%)"));
   }
   specs.push_back(uniform("uniform-8000-6.4M", 8000, 8000, 6400000, "8000^2, 90% sparse (seed log)"));
   specs.push_back(uniform("uniform-37000-368k", 37000, 37000, 368000, "37000^2, 10 per row (seed log)"));
