@@ -43,13 +43,15 @@ __device__ __forceinline__ float widen(__nv_bfloat16 x) { return __bfloat162floa
 // register and moved them back into pairs for the conversions: the sm_90 SASS of the float16 SDDMM
 // kernel had 221 PRMT and 140 IMAD beside its 64 FFMA (bfloat16: 256 and 264). A vector of one
 // feature (the strided path) is held as it is.
-template <typename F, int kVec, bool kPacked = sizeof(F) == 2 && kVec % 2 == 0>
+template <typename F, int kVec, bool kPair = sizeof(F) == 2 && kVec % 2 == 0>
 struct Held {
+  static constexpr bool kPacked = false;
   using Word = F;
   static constexpr int kWords = kVec;
 };
 template <typename F, int kVec>
 struct Held<F, kVec, true> {
+  static constexpr bool kPacked = true;  // two features per word
   using Word = unsigned int;
   static constexpr int kWords = kVec / 2;
 };
@@ -79,7 +81,7 @@ __device__ __forceinline__ float2 widen_pair(unsigned int w, __nv_bfloat16) {
 template <typename Acc, typename F, int kVec>
 __device__ __forceinline__ Vector<Acc, kVec> widen_held(const HeldVector<F, kVec>& x) {
   Vector<Acc, kVec> w;
-  if constexpr (!std::is_same_v<typename Held<F, kVec>::Word, F>) {
+  if constexpr (Held<F, kVec>::kPacked) {
 #pragma unroll
     for (int j = 0; j < kVec / 2; ++j) {
       const float2 p = widen_pair(x.v[j], F{});

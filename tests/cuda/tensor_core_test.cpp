@@ -275,6 +275,8 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split)") { check_tensor_core_paths<Fp32Split>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32 with SDDMM_CREATE_ALLOW_TF32") { check_tensor_core_paths<Tf32>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32: each arithmetic where it belongs") { check_float32_arithmetic(); }
-  TEST_CASE("gpu: tensor-core SDDMM, float16: the dense units' fill that K asks for") { check_tensor_core_choice(); }
+  TEST_CASE("gpu: tensor-core SDDMM, float16: the dense units' fill that K asks for") {
+    check_tensor_core_choice();
+  }
 }
 #endif  // SDDMM_TESTS_HAVE_CUDA

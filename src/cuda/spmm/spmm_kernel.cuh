@@ -14,8 +14,8 @@ namespace sddmm::cuda {
 
 // x(i, j .. j + kVec) for the strided and the vector path.
 template <typename Config, typename I>
-__device__ __forceinline__ HeldVector<typename Config::Feature, Config::kVec> load_x(const SpmmArgs<typename Config::Types, I>& a,
-                                                                                 int64_t i, int64_t j) {
+__device__ __forceinline__ HeldVector<typename Config::Feature, Config::kVec> load_x(
+    const SpmmArgs<typename Config::Types, I>& a, int64_t i, int64_t j) {
   using F = typename Config::Feature;
   const F* xr = a.x + i * a.x_row_stride;
   if constexpr (Config::kStrided) {
