@@ -90,59 +90,78 @@ namespace sddmm::cuda {
 // SDDMM_CREATE_ALLOW_TF32).
 enum class TensorArithmetic { kHalf, kTf32, kTf32Split };
 
-// The tensor-core SDDMM's configuration. K lives in registers as mma A fragments, one K step at a
-// time, so it is a compile-time constant: 32, 64, 128 or 256; other K take the CUDA-core kernel.
+// The tensor-core SDDMM's configuration (sddmm_tensor_kernel.cuh). K is a compile-time constant:
+// 32, 64, 128 or 256; other K take the CUDA-core kernel. A block stages its item's X2 columns and
+// each warp its unit's X1 rows in shared memory, a slice of K at a time, and reads both as mma
+// fragments with ldmatrix. Measured against the kernel before (X1's fragments loaded from global
+// memory into registers, re-paired with MOVs; X2's whole chunk staged at once; H200, 2026-11-21,
+// side by side, two rounds): float32 (TF32 split) K = 256 banded 1.335 -> 0.858 ms, block-diagonal
+// 0.491 -> 0.348, uniform-8000-6.4M 0.737 -> 0.560 (K = 128 0.395 -> 0.307); float16 K = 256
+// banded 0.504 -> 0.405, uniform-8000-3.2M 0.169 -> 0.162, SBM 0.677 -> 0.631. ncu (float16,
+// uniform-8000-3.2M, K = 256): 86M -> 55M warp instructions, issue slots 56 % -> 38 % busy, L2 51 %
+// -> 71 % of its throughput, L1 81 % -> 77 %, tensor pipe 32 % -> 33 %: what bounds it now is
+// bytes per mma (each item reads (64 + 128) x K elements for 8 units), not instructions.
 template <typename P, int kKValue, TensorArithmetic kArith>
 struct SddmmTensorConfig {
   using Types = P;
   using Feature = typename P::Feature;
   static constexpr TensorArithmetic kArithmetic = kArith;
   static constexpr int kK = kKValue;
-  static constexpr int kMmaK = kArith == TensorArithmetic::kHalf ? 16 : 8;  // K of one mma.sync
   static constexpr int kWarps = kUnitsPerItem;  // a warp per unit of the block's work item
   static constexpr int kThreadsPerBlock = 32 * kWarps;
   static constexpr int kTiles = kUnitCols / 8;  // 8-column mma tiles of a unit
-  static constexpr int kPerVector = 16 / static_cast<int>(sizeof(Feature));  // elements per 16 bytes
-  // 16-bit features from K = 128 on: each lane loads 16 bytes of K per row and column at a time,
-  // its fragments of two mma steps (sddmm_tensor_kernel.cuh, mma_two_steps), kStepK elements per
-  // loop step; the next step's X1 rows load while a step multiplies (64 registers, 4 blocks). The
-  // rest load one step's fragments at a time (mma_step: 4 or 8 bytes each): measured (H200,
-  // 2026-11-21, ms, against that loop), float16 K = 256 uniform-8000-6.4M 0.290 -> 0.182,
-  // blockdiag 0.296 -> 0.228, SBM 1.10 -> 0.76; but K = 32 0.084 -> 0.091 (64 registers against 48:
-  // 4 blocks instead of 5), and the float32 split in two steps needs 80 registers and spills.
-  static constexpr bool kTwoSteps = kArith == TensorArithmetic::kHalf && kK >= 128;
-  static constexpr int kStepK = kTwoSteps ? 2 * kMmaK : kMmaK;
-  // Elements per staged X2 column. Two steps: a pitch of 16 words modulo 32 puts each 8 lanes'
-  // 16-byte B fragments (two columns, four k pieces: one shared-memory phase) in distinct banks.
-  // One step: K + 8 puts the B fragments a warp reads at once in distinct banks: 4-byte pairs of
-  // halves (a pitch of K/2 + 4 words) and 8-byte pairs of floats (K + 8 words, half a warp at a time).
-  static constexpr int kColumnWords = kK * static_cast<int>(sizeof(Feature)) / 4;
-  static constexpr int kPitch = kTwoSteps ? (kColumnWords + (48 - kColumnWords % 32) % 32) * 4 / static_cast<int>(sizeof(Feature))
-                                          : kK + 8;
-  // Floats per row of a warp's staged 16 x 64 results: 72 keeps each half-warp's 8-byte stores of
-  // an accumulator fragment in distinct banks.
+  // Bytes of K per mma step, for both arithmetics: m16n8k16 on 16-bit features, m16n8k8 on float32;
+  // an 8 x 8 ldmatrix matrix holds half of it (16 bytes per row).
+  static constexpr int kStepBytes = 32;
+  static constexpr int kRowBytes = kK * static_cast<int>(sizeof(Feature));
+  // Bytes of each row and column staged per slice of K, and the slices in flight at once: slice s
+  // loads while the block multiplies slice s - 1. Each staged row is padded by 16 bytes: an odd
+  // number of 16-byte pieces per row puts the 8 rows an ldmatrix reads at once in distinct banks.
+  // 128-byte slices in 2 stages (55 KB: 4 blocks per multiprocessor) measured against 64-byte
+  // slices in 3 (46 KB): geomean time 0.962 against 0.982 of the kernel before (float32; 16-bit
+  // 0.979 against 1.014), uniform 8000^2 and block-diagonal, banded, SBM at K = 32/128/256.
+  static constexpr int kSliceBytes = kRowBytes < 128 ? kRowBytes : 128;
+  static constexpr int kSlices = kRowBytes / kSliceBytes;
+  static constexpr int kStages = kSlices < 2 ? kSlices : 2;
+  static constexpr int kPitchBytes = kSliceBytes + 16;
+  static constexpr int kStepsPerSlice = kSliceBytes / kStepBytes;
+  // Unrolled: all of a 16-bit kernel's slices and steps; the TF32 ones loop over slices (unrolled,
+  // their copy addresses spill at 64 and 80 registers), the split also over steps (80 registers).
+  static constexpr int kUnrollSlices = kArith == TensorArithmetic::kHalf ? kSlices : 1;
+  static constexpr int kUnrollSteps = kArith == TensorArithmetic::kTf32Split ? 1 : kStepsPerSlice;
+  // Shared memory: the staged X2 columns of every stage, then each warp's staged X1 rows of every
+  // stage (a warp's together). A warp's 16 x 64 float32 results (kResultPitch floats per row: 72
+  // keeps each half-warp's 8-byte stores in distinct banks) take its own rows' memory once its last
+  // slice is multiplied where they fit (two stages of 128-byte slices: no barrier, only the warp
+  // reads and writes there); else (one slice) every warp's take the whole staging memory after one
+  // more barrier, which needs less memory than placing them beside it.
   static constexpr int kResultPitch = kUnitCols + 8;
-  // K steps unrolled: all of them, except the three-mma float32 split at large K (code size).
-  static constexpr int kUnrollSteps = kArith == TensorArithmetic::kTf32Split && kK > 64 ? 4 : kK / kStepK;
-  static constexpr size_t kColumnBytes = size_t{kUnitCols} * kPitch * sizeof(Feature);
-  static constexpr size_t kResultBytes = size_t{kWarps} * kUnitRows * kResultPitch * sizeof(float);
-  // The results reuse the staged columns' memory once every warp of the block is done with its
-  // products (one more barrier) where that lets more blocks run: 16-bit features from K = 128 on
-  // (36.9 KB per block instead of 57 or 74: 4 blocks per multiprocessor, the register bound,
-  // instead of 3) and float32 at K = 256 (69.6 KB instead of 104.5: 3 blocks instead of 2,
-  // uniform-8000-6.4M 0.831 -> 0.745 ms, blockdiag 0.684 -> 0.498). Float32 at K = 128 runs 3
-  // blocks either way (registers); there the barrier cost up to 2 % (0.397 -> 0.405 ms).
-  static constexpr bool kResultsOverColumns = sizeof(Feature) == 2 ? kK >= 128 : kK == 256;
-  static constexpr size_t kResultOffset = kResultsOverColumns ? 0 : kColumnBytes;
+  // TF32 arithmetics: each thread rounds the columns it copied to TF32 in place once they land (the
+  // split also stores the small parts, in a second copy of the stages), so that the 8 warps that
+  // read a column do not each convert it again. The split ran issue-bound without it (ncu,
+  // uniform-8000-6.4M K = 256: 437M warp instructions, issue slots 61 % busy, 0.754 ms; with it the
+  // 0.560 above).
+  static constexpr bool kRoundedColumns = kArith != TensorArithmetic::kHalf;
+  static constexpr int kColumnParts = kArith == TensorArithmetic::kTf32Split ? 2 : 1;
+  static constexpr size_t kSmallPartOffset = size_t{kStages} * kUnitCols * kPitchBytes;
+  static constexpr size_t kColumnBytes = size_t{kColumnParts} * kSmallPartOffset;
+  static constexpr size_t kWarpRowBytes = size_t{kStages} * kUnitRows * kPitchBytes;
+  static constexpr size_t kWarpResultBytes = size_t{kUnitRows} * kResultPitch * sizeof(float);
+  static constexpr size_t kStagingBytes = kColumnBytes + size_t{kWarps} * kWarpRowBytes;
+  static constexpr bool kResultsOverRows = kWarpRowBytes >= kWarpResultBytes;
   static constexpr size_t kSharedBytes =
-      kResultsOverColumns ? (kColumnBytes > kResultBytes ? kColumnBytes : kResultBytes) : kColumnBytes + kResultBytes;
-  // Blocks per multiprocessor the registers must allow (__launch_bounds__): 4 with two steps (64
-  // registers; unbounded they take 70, 3 blocks); 0 (no bound) for the others, which take 48-70
-  // registers that way (a bound of 1 block lets ptxas take 60-100).
-  static constexpr int kMinBlocksPerSm = kTwoSteps ? 4 : 0;
+      kResultsOverRows || kStagingBytes >= kWarps * kWarpResultBytes ? kStagingBytes : kWarps * kWarpResultBytes;
+  // Blocks per multiprocessor the registers must allow (__launch_bounds__): 4 (64 registers) in
+  // general; 3 for the split (79; at 64 it spills 16-32 bytes); 5 for 16-bit features in one slice
+  // (K = 32, 64: 48 registers, 16 and 4 bytes spilled), where a block has no slice to overlap its
+  // copies with and more blocks must: against 4, K = 64 banded 0.215 -> 0.190 ms, uniform-8000-6.4M
+  // 0.105 -> 0.094; K = 32 0.191 -> 0.166 and 0.096 -> 0.086 (the kernel before: 0.166, 0.085).
+  static constexpr int kMinBlocksPerSm = kArith == TensorArithmetic::kTf32Split ? 3
+                                         : kSlices == 1 && sizeof(Feature) == 2 ? 5
+                                                                                : 4;
   static_assert(kK == 32 || kK == 64 || kK == 128 || kK == 256, "K = 32, 64, 128 or 256");
-  static_assert(!kTwoSteps || (kStepK == 4 * kPerVector && (kPitch * sizeof(Feature) / 4) % 32 == 16),
-                "two steps: a lane's 16 bytes hold its part of both, column pitch 16 words modulo 32");
+  static_assert(kRowBytes % kSliceBytes == 0 && kSliceBytes % kStepBytes == 0, "whole slices of whole steps");
+  static_assert((kPitchBytes / 16) % 2 == 1, "an odd number of 16-byte pieces per staged row");
   static_assert((kArith == TensorArithmetic::kHalf) == (sizeof(Feature) == 2), "half arithmetic for half features");
   static_assert(kArith == TensorArithmetic::kHalf || std::is_same_v<Feature, float>, "TF32 for float32 features");
 };

@@ -1,19 +1,19 @@
 // SDDMM on tensor cores for the dense 16 x 64 units of a plan (cuda/tiles.cuh). A block takes one
-// work item: up to kWarps dense units of one 64-column chunk. It copies the chunk's 64 columns of X2
-// into shared memory once (cp.async: every piece in flight at once); each warp loads its unit's 16
-// rows of X1 as mma A fragments and computes the whole 16 x 64 block as 8 independent accumulator
-// tiles (K / kMmaK mma.sync each, interleaved so that no mma waits on the one before), stages the
-// float32 results in shared memory (its own rows; where the columns were once the block is past
-// its products, where that lets more blocks run) and writes out only the unit's stored entries.
-// With 16-bit features from K = 128 on, each lane's 16-byte loads of X1 and X2 hold its fragments of
-// two mma steps, and the next step's X1 rows load while a step multiplies (SddmmTensorConfig::
-// kTwoSteps). Units too sparse for this stay on the CUDA-core kernel. The arithmetic
+// work item: up to kWarps dense units of one 64-column chunk, a warp per unit. K is taken a slice at
+// a time (SddmmTensorConfig): the block copies the chunk's 64 columns of X2 and each warp its unit's
+// 16 rows of X1 into shared memory by cp.async, the next slice while it multiplies this one, and
+// each warp reads its mma fragments from there with ldmatrix (four 8 x 8 matrices per instruction,
+// already in the registers mma takes) and computes its 16 x 64 block as 8 independent accumulator
+// tiles. It then stages the float32 results in shared memory and writes out only the unit's stored
+// entries. Units too sparse for this stay on the CUDA-core kernel. The arithmetic
 // (TensorArithmetic, sddmm_config.cuh):
 //  - kHalf: float16/bfloat16 features, mma.m16n8k16, float32 sums;
 //  - kTf32: float32 features rounded to TF32 (10-bit significand), mma.m16n8k8; opt-in only;
 //  - kTf32Split: float32 features as big + small TF32 parts, three mma per step (big x big, big x
 //    small, small x big): each product carries about 2^-21 relative error, below float32's own
 //    summation error for K >= 8, at 3x the tensor-core work of kTf32.
+// Both take 32 bytes of K per mma step, so the fragments' addresses are the same: for m16n8k16 an
+// 8 x 8 matrix of 16-bit elements is 8 rows x 8 elements of K, for m16n8k8 (TF32) 8 rows x 4.
 #pragma once
 
 #include <cstdint>
@@ -74,102 +74,116 @@ __device__ __forceinline__ Tf32Parts split_tf32(float x) {
   return {big, to_tf32(x - __uint_as_float(big))};
 }
 
-// Two consecutive elements as 32-bit registers (4- or 8-byte aligned).
-template <typename F>
-__device__ __forceinline__ uint32_t load_pair(const F* p) {
-  return *reinterpret_cast<const uint32_t*>(p);
+// The shared-memory address of p, as ldmatrix and cp.async take it.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-// One K step of the warp's 16 x 64 unit: acc[t] += A(rows g, g + 8; this step's k) * B(tile t).
-// x0, x8: X1 rows g and g + 8 of the strip (nullptr: past the matrix, zeros); columns: the staged
-// chunk, column-major with kPitch elements per column.
-//  - half: k pairs (2q, 2q + 1) and (2q + 8, 2q + 9) of the 16-wide step, as mma.m16n8k16 lays out.
-//  - TF32: the 8-wide step's k are permuted alike in A and B (a sum does not depend on the order of
-//    its terms): mma's k = q and q + 4 read elements 2q and 2q + 1, one 8-byte load each.
-template <typename Config>
-__device__ __forceinline__ void mma_step(float (&acc)[Config::kTiles][4], const typename Config::Feature* x0,
-                                         const typename Config::Feature* x8, const typename Config::Feature* columns,
-                                         int s, int g, int q) {
-  using F = typename Config::Feature;
-  constexpr int kPitch = Config::kPitch;
-  if constexpr (Config::kArithmetic == TensorArithmetic::kHalf) {
-    const int k = s * 16 + 2 * q;
-    const uint32_t af[4] = {x0 != nullptr ? load_pair(x0 + k) : 0u, x8 != nullptr ? load_pair(x8 + k) : 0u,
-                            x0 != nullptr ? load_pair(x0 + k + 8) : 0u, x8 != nullptr ? load_pair(x8 + k + 8) : 0u};
-#pragma unroll
-    for (int t = 0; t < Config::kTiles; ++t) {
-      const F* b = columns + (t * 8 + g) * kPitch + k;  // B fragment: column g of tile t
-      mma_16x8x16<F>(acc[t], af, load_pair(b), load_pair(b + 8));
-    }
-  } else {
-    const int k = s * 8 + 2 * q;
-    const float2 r0 = x0 != nullptr ? *reinterpret_cast<const float2*>(x0 + k) : make_float2(0.f, 0.f);
-    const float2 r8 = x8 != nullptr ? *reinterpret_cast<const float2*>(x8 + k) : make_float2(0.f, 0.f);
-    if constexpr (Config::kArithmetic == TensorArithmetic::kTf32) {
-      const uint32_t af[4] = {to_tf32(r0.x), to_tf32(r8.x), to_tf32(r0.y), to_tf32(r8.y)};
-#pragma unroll
-      for (int t = 0; t < Config::kTiles; ++t) {
-        const float2 b = *reinterpret_cast<const float2*>(columns + (t * 8 + g) * kPitch + k);
-        mma_16x8x8_tf32(acc[t], af, to_tf32(b.x), to_tf32(b.y));
-      }
-    } else {
-      const Tf32Parts a0 = split_tf32(r0.x), a1 = split_tf32(r8.x), a2 = split_tf32(r0.y), a3 = split_tf32(r8.y);
-      const uint32_t big[4] = {a0.big, a1.big, a2.big, a3.big};
-      const uint32_t small[4] = {a0.small, a1.small, a2.small, a3.small};
-#pragma unroll
-      for (int t = 0; t < Config::kTiles; ++t) {
-        const float2 b = *reinterpret_cast<const float2*>(columns + (t * 8 + g) * kPitch + k);
-        const Tf32Parts b0 = split_tf32(b.x), b1 = split_tf32(b.y);
-        mma_16x8x8_tf32(acc[t], small, b0.big, b1.big);  // the small products first, the big one last
-        mma_16x8x8_tf32(acc[t], big, b0.small, b1.small);
-        mma_16x8x8_tf32(acc[t], big, b0.big, b1.big);
-      }
-    }
-  }
-}
-
-// Sixteen bytes at p (16-byte aligned), or zeros where p is nullptr (a row past the matrix).
-__device__ __forceinline__ uint4 load_16(const void* p) {
-  return p != nullptr ? *reinterpret_cast<const uint4*>(p) : make_uint4(0u, 0u, 0u, 0u);
-}
-
-// Copies 16 bytes from global to shared memory without holding them in registers (cp.async, in
-// flight until wait_copies), or, where `copy` is false, zero-fills them (reading nothing at `global`,
-// which must still be a global address).
-__device__ __forceinline__ void copy_16_async(void* shared, const void* global, bool copy) {
+// Four 8 x 8 matrices of 16-bit elements (8 rows of 16 bytes each) from shared memory. Lane l
+// gives the address of row l % 8 of matrix l / 8 and receives, of matrix i, the 4 bytes at row
+// l / 4, bytes 4 (l % 4) .. + 3, in r[i]: mma's fragment layout for A (16 x K row-major) and B (K
+// x 8 column-major) alike.
+__device__ __forceinline__ void load_matrices(uint32_t (&r)[4], unsigned address) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(address), "l"(global), "r"(copy ? 16 : 0) : "memory");
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
 #else
   __trap();
 #endif
 }
 
-__device__ __forceinline__ void wait_copies() {
+// Copies 16 bytes from global to shared memory without holding them in registers (cp.async, in
+// flight until wait_copies), or, where `copy` is false, zero-fills them (reading nothing at `global`,
+// which must still be a global address).
+__device__ __forceinline__ void copy_16_async(unsigned shared, const void* global, bool copy) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_all;\n" ::: "memory");
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(global), "r"(copy ? 16 : 0) : "memory");
+#else
+  __trap();
 #endif
 }
 
-// Two mma steps of the warp's 16 x 64 unit with 16-bit features (SddmmTensorConfig::kTwoSteps):
-// acc[t] += A(rows g, g + 8; kStepK = 32 elements of K) * B(tile t). Each lane loads 16 bytes of
-// each row and column, elements [32 s + 8 q, + 8) of K, as 4 pairs p0..p3. The k of the two steps
-// are permuted alike in A and B (a sum does not depend on the order of its terms): the first step
-// takes p0 as mma's k (2q, 2q + 1) and p1 as (2q + 8, 2q + 9), the second p2 and p3. Half the
-// loads of mma_step, each twice as wide. a0, a8: this lane's 16 bytes of X1 rows g and g + 8.
+// Closes the group of copies this thread issued since the last one.
+__device__ __forceinline__ void commit_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+// Waits until at most kPending of this thread's newest groups of copies are still in flight.
+template <int kPending>
+__device__ __forceinline__ void wait_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+
+// One mma step (kStepBytes of K) of the warp's 16 x 64 unit: acc[t] += A(the unit's rows; this
+// step) * B(tile t). a_address: this lane's ldmatrix row of the staged X1 rows (row l % 16, bytes
+// 16 (l / 16) of the step); b_address: of the staged X2 columns (column l % 8 + 8 (l / 16), bytes
+// 16 ((l / 8) % 2)), already TF32 for the TF32 arithmetics (their small parts kSmallPartOffset
+// further on for the split). A's matrices are (rows 0-7, low half of the step), (8-15, low), (0-7,
+// high), (8-15, high): a0..a3 of mma; each B load holds two tiles' (low, high) halves: b0, b1 of
+// tile 2p, then of 2p + 1.
 template <typename Config>
-__device__ __forceinline__ void mma_two_steps(float (&acc)[Config::kTiles][4], const uint4& a0, const uint4& a8,
-                                              const typename Config::Feature* columns, int s, int g, int q) {
+__device__ __forceinline__ void mma_step(float (&acc)[Config::kTiles][4], unsigned a_address, unsigned b_address) {
   using F = typename Config::Feature;
-  static_assert(Config::kTwoSteps, "16-bit features, two steps per load");
-  const F* column = columns + g * Config::kPitch + s * Config::kStepK + q * Config::kPerVector;
-  const uint32_t first[4] = {a0.x, a8.x, a0.y, a8.y};
-  const uint32_t second[4] = {a0.z, a8.z, a0.w, a8.w};
+  uint32_t a[4];
+  load_matrices(a, a_address);
+  if constexpr (Config::kArithmetic == TensorArithmetic::kHalf) {
 #pragma unroll
-  for (int t = 0; t < Config::kTiles; ++t) {
-    const uint4 b = *reinterpret_cast<const uint4*>(column + t * 8 * Config::kPitch);  // column 8t + g
-    mma_16x8x16<F>(acc[t], first, b.x, b.y);
-    mma_16x8x16<F>(acc[t], second, b.z, b.w);
+    for (int p = 0; p < Config::kTiles / 2; ++p) {
+      uint32_t b[4];
+      load_matrices(b, b_address + p * 16 * Config::kPitchBytes);
+      mma_16x8x16<F>(acc[2 * p], a, b[0], b[1]);
+      mma_16x8x16<F>(acc[2 * p + 1], a, b[2], b[3]);
+    }
+  } else if constexpr (Config::kArithmetic == TensorArithmetic::kTf32) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) a[i] = to_tf32(__uint_as_float(a[i]));
+#pragma unroll
+    for (int p = 0; p < Config::kTiles / 2; ++p) {
+      uint32_t b[4];
+      load_matrices(b, b_address + p * 16 * Config::kPitchBytes);
+      mma_16x8x8_tf32(acc[2 * p], a, b[0], b[1]);
+      mma_16x8x8_tf32(acc[2 * p + 1], a, b[2], b[3]);
+    }
+  } else {
+    uint32_t big[4], small[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const Tf32Parts part = split_tf32(__uint_as_float(a[i]));
+      big[i] = part.big;
+      small[i] = part.small;
+    }
+#pragma unroll
+    for (int p = 0; p < Config::kTiles / 2; ++p) {
+      uint32_t b_big[4], b_small[4];
+      load_matrices(b_big, b_address + p * 16 * Config::kPitchBytes);
+      load_matrices(b_small, b_address + p * 16 * Config::kPitchBytes + static_cast<unsigned>(Config::kSmallPartOffset));
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        float(&c)[4] = acc[2 * p + h];
+        mma_16x8x8_tf32(c, small, b_big[2 * h], b_big[2 * h + 1]);  // the small products first, the big one last
+        mma_16x8x8_tf32(c, big, b_small[2 * h], b_small[2 * h + 1]);
+        mma_16x8x8_tf32(c, big, b_big[2 * h], b_big[2 * h + 1]);
+      }
+    }
+  }
+}
+
+// TF32 arithmetics: rounds the 4 floats of a staged 16-byte piece to TF32 in place (kTf32), or
+// splits them into big parts in place and small parts kSmallPartOffset further on (kTf32Split).
+template <typename Config>
+__device__ __forceinline__ void round_piece(unsigned char* piece) {
+  const float4 x = *reinterpret_cast<const float4*>(piece);
+  if constexpr (Config::kArithmetic == TensorArithmetic::kTf32) {
+    *reinterpret_cast<uint4*>(piece) = make_uint4(to_tf32(x.x), to_tf32(x.y), to_tf32(x.z), to_tf32(x.w));
+  } else {
+    const Tf32Parts p0 = split_tf32(x.x), p1 = split_tf32(x.y), p2 = split_tf32(x.z), p3 = split_tf32(x.w);
+    *reinterpret_cast<uint4*>(piece) = make_uint4(p0.big, p1.big, p2.big, p3.big);
+    *reinterpret_cast<uint4*>(piece + Config::kSmallPartOffset) = make_uint4(p0.small, p1.small, p2.small, p3.small);
   }
 }
 
@@ -177,67 +191,111 @@ template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm) sddmm_tensor_kernel(const SddmmTensorArgs<typename Config::Types, I> a) {
   using F = typename Config::Feature;
   using O = typename Config::Types::Output;
-  constexpr int kSteps = Config::kK / Config::kStepK;  // loop steps: one or two mma steps each
   constexpr int kTiles = Config::kTiles;
-  constexpr int kPitch = Config::kPitch;
+  constexpr int kPitch = Config::kPitchBytes;
+  constexpr int kSlices = Config::kSlices;
+  constexpr int kStages = Config::kStages;
+  constexpr int kPieces = Config::kSliceBytes / 16;  // 16-byte copies per staged row and slice
+  constexpr int kSliceElements = Config::kSliceBytes / static_cast<int>(sizeof(F));
   constexpr int kResultPitch = Config::kResultPitch;
-  constexpr int kPerVector = Config::kPerVector;
-  constexpr int kVectorsPerColumn = Config::kK / kPerVector;
   extern __shared__ __align__(16) unsigned char shared[];
-  F* columns = reinterpret_cast<F*>(shared);  // (64, kPitch): X2's chunk, column by column
-  // This warp's (16, kResultPitch) results (with kResultsOverColumns, where the columns were).
-  float* results = reinterpret_cast<float*>(shared + Config::kResultOffset) + (threadIdx.x / 32) * (kUnitRows * kResultPitch);
-
+  const int warp = threadIdx.x / 32;
   const int lane = threadIdx.x & 31;
-  const int g = lane >> 2;  // mma groupID: fragment row (A, C) or column (B)
-  const int q = lane & 3;   // thread in group: fragment k (A, B) or column pair (C)
+  // Staged X2 columns (stage s: column c at s * 64 * kPitch + c * kPitch) and this warp's X1 rows
+  // (stage s: row r at s * 16 * kPitch + r * kPitch).
+  const unsigned columns = shared_address(shared);
+  unsigned char* const rows = shared + Config::kColumnBytes + warp * Config::kWarpRowBytes;
+
   const int64_t first_unit = a.item_units[blockIdx.x];
-  const int64_t unit = first_unit + threadIdx.x / 32;
+  const int64_t unit = first_unit + warp;
   const bool active = unit < a.item_units[blockIdx.x + 1];
   const int64_t chunk = a.unit_key[first_unit] / a.strips;
+  const int64_t strip_row = active ? (a.unit_key[unit] % a.strips) * kUnitRows : a.rows;
 
-  // Every 16-byte piece of the chunk's columns in flight at once; columns past the matrix read as zeros.
+  // What this thread copies of each slice: kColumnCopies 16-byte pieces of the staged columns
+  // (piece c % kPieces of columns c / kPieces + m * kColumnStep, c = threadIdx.x) and, for its warp,
+  // kRowCopies of the staged rows (piece l % kPieces of rows l / kPieces + m * kRowStep, l = lane).
+  // Columns and rows past the matrix read as zeros.
+  constexpr int kColumnCopies = kUnitCols * kPieces / Config::kThreadsPerBlock;
+  constexpr int kColumnStep = Config::kThreadsPerBlock / kPieces;
+  constexpr int kRowCopies = kUnitRows * kPieces / 32;
+  constexpr int kRowStep = 32 / kPieces;
+  static_assert(kColumnCopies >= 1 && kRowCopies >= 1, "every thread copies whole pieces");
+  constexpr int kPieceElements = 16 / static_cast<int>(sizeof(F));
+  const int piece = threadIdx.x % kPieces;
+  const int64_t first_col = chunk * kUnitCols + threadIdx.x / kPieces;
+  const int64_t first_row = strip_row + lane / kPieces;
+  const F* const column_source = a.x2 + first_col * a.x2_ld + piece * kPieceElements;
+  const F* const row_source = a.x1 + first_row * a.x1_ld + piece * kPieceElements;
+  const int column_piece = (threadIdx.x / kPieces) * kPitch + piece * 16;  // in a stage's columns
+  const unsigned column_target = columns + column_piece;
+  const unsigned row_target = shared_address(rows) + (lane / kPieces) * kPitch + piece * 16;
+
+  // Slice `slice` into stage slice % kStages, closed as one group of copies (empty past the last
+  // slice, so that every thread counts the same groups).
+  const auto copy_slice = [&](int slice) {
+    if (slice < kSlices) {
+      const int stage = slice % kStages;
+      const int64_t offset = int64_t{slice} * kSliceElements;
 #pragma unroll
-  for (int v = threadIdx.x; v < kUnitCols * kVectorsPerColumn; v += Config::kThreadsPerBlock) {
-    const int col = v / kVectorsPerColumn;
-    const int piece = v % kVectorsPerColumn;
-    const int64_t j = chunk * kUnitCols + col;
-    const bool inside = j < a.cols;
-    copy_16_async(columns + col * kPitch + piece * kPerVector, inside ? a.x2 + j * a.x2_ld + piece * kPerVector : a.x2, inside);
-  }
-  const int64_t row0 = active ? (a.unit_key[unit] % a.strips) * kUnitRows + g : a.rows;
-  const int64_t row1 = row0 + 8;
-  const F* x0 = row0 < a.rows ? a.x1 + row0 * a.x1_ld : nullptr;
-  const F* x8 = row1 < a.rows ? a.x1 + row1 * a.x1_ld : nullptr;
-  float acc[kTiles][4] = {};
-  if constexpr (Config::kTwoSteps) {
-    // The first step's 16 bytes of the rows load with the columns, each next step's while one multiplies.
-    const auto rows_at = [&](const F* x, int s) { return load_16(x != nullptr ? x + s * Config::kStepK + q * kPerVector : nullptr); };
-    uint4 a0 = rows_at(x0, 0), a8 = rows_at(x8, 0);
-    wait_copies();
-    __syncthreads();
-    if (active) {
+      for (int m = 0; m < kColumnCopies; ++m) {
+        const bool inside = first_col + m * kColumnStep < a.cols;
+        copy_16_async(column_target + (stage * kUnitCols + m * kColumnStep) * kPitch,
+                      inside ? column_source + m * kColumnStep * a.x2_ld + offset : a.x2, inside);
+      }
+      if (active) {
 #pragma unroll
-      for (int s = 0; s < kSteps; ++s) {
-        const bool more = s + 1 < kSteps;
-        const uint4 n0 = more ? rows_at(x0, s + 1) : uint4{}, n8 = more ? rows_at(x8, s + 1) : uint4{};
-        mma_two_steps<Config>(acc, a0, a8, columns, s, g, q);
-        a0 = n0;
-        a8 = n8;
+        for (int m = 0; m < kRowCopies; ++m) {
+          const bool inside = first_row + m * kRowStep < a.rows;
+          copy_16_async(row_target + (stage * kUnitRows + m * kRowStep) * kPitch,
+                        inside ? row_source + m * kRowStep * a.x1_ld + offset : a.x1, inside);
+        }
       }
     }
-  } else {
-    wait_copies();
+    commit_copies();
+  };
+
+  const unsigned a_lane = shared_address(rows) + (lane & 15) * kPitch + (lane >> 4) * 16;
+  const unsigned b_lane = columns + ((lane & 7) + ((lane >> 4) << 3)) * kPitch + ((lane >> 3) & 1) * 16;
+  float acc[kTiles][4] = {};
+  constexpr int kAhead = kStages > 1 ? kStages - 1 : 1;  // slices in flight when the loop starts
+#pragma unroll
+  for (int s = 0; s < kAhead; ++s) copy_slice(s);
+#pragma unroll(Config::kUnrollSlices)
+  for (int slice = 0; slice < kSlices; ++slice) {
+    // This slice is in (this thread's copies, then everyone's), and every warp is done with the
+    // slice before it, whose stage the next copies overwrite while this one is multiplied.
+    wait_copies<kAhead - 1>();
+    if constexpr (Config::kRoundedColumns) {  // this thread's own pieces: they are in
+#pragma unroll
+      for (int m = 0; m < kColumnCopies; ++m) {
+        round_piece<Config>(shared + ((slice % kStages) * kUnitCols + m * kColumnStep) * kPitch + column_piece);
+      }
+    }
     __syncthreads();
+    if constexpr (kStages > 1) copy_slice(slice + kStages - 1);
     if (active) {
+      const int stage = slice % kStages;
 #pragma unroll(Config::kUnrollSteps)
-      for (int s = 0; s < kSteps; ++s) mma_step<Config>(acc, x0, x8, columns, s, g, q);
+      for (int s = 0; s < Config::kStepsPerSlice; ++s) {
+        mma_step<Config>(acc, a_lane + stage * kUnitRows * kPitch + s * Config::kStepBytes,
+                         b_lane + stage * kUnitCols * kPitch + s * Config::kStepBytes);
+      }
     }
   }
-  if constexpr (Config::kResultsOverColumns) __syncthreads();  // every warp is done with the columns
+  float* results;
+  if constexpr (Config::kResultsOverRows) {
+    results = reinterpret_cast<float*>(rows);  // only this warp copied and read its rows
+    __syncwarp();
+  } else {
+    __syncthreads();  // every warp is done with the staged columns
+    results = reinterpret_cast<float*>(shared) + warp * (kUnitRows * kResultPitch);
+  }
   if (!active) return;
 
-  // acc[t] holds (row g, cols 8t + 2q, + 1) and (row g + 8, the same columns).
+  // acc[t] holds (row g, cols 8t + 2q, + 1) and (row g + 8, the same columns), g = lane / 4, q = lane % 4.
+  const int g = lane >> 2;
+  const int q = lane & 3;
 #pragma unroll
   for (int t = 0; t < kTiles; ++t) {
     *reinterpret_cast<float2*>(results + g * kResultPitch + t * 8 + 2 * q) = make_float2(acc[t][0], acc[t][1]);
