@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -216,25 +217,28 @@ void check_tensor_core_paths() {
   check_sddmm<H>(p, 128, true, "2");  // no unit: all on the CUDA cores
 }
 
-// Which K sends a float16 plan's dense units to the tensor cores (tensor_cores_pay in
+// Which K sends a plan's dense units to the tensor cores (tensor_cores_pay in
 // src/cuda/sddmm/sddmm.cu, tuning.hpp): the tensor-core kernel adds in another order than the
 // CUDA-core one, so whether it ran shows in the outputs' last bits, against a plan that lists no
-// unit (threshold 2). 256 x 1024, uniform: at 3 % the units listed (those at least 3 % full, about
-// half) average ~3.4 %, below what K = 256 asks (3.7 %): CUDA cores, the same bits; at 6 % they
-// average ~6 %: tensor cores at K = 256 (a few hundred outputs differ), CUDA cores at K = 32 (8 %).
-void check_tensor_core_choice() {
+// unit (threshold 2). 256 x 1024, uniform. float16: at 3 % the units listed (those at least 3 %
+// full, about half) average ~3.4 %, below what K = 256 asks (3.7 %): CUDA cores, the same bits; at
+// 6 % they average ~6 %: tensor cores at K = 256 (a few hundred outputs differ), CUDA cores at
+// K = 32 (8 %). float32 (TF32 split): at 10 % tensor cores at K = 256, CUDA cores at K = 32 (20 %).
+struct ChoiceCase {
+  double density;
+  int64_t k;
+  bool tensor_cores;
+};
+
+template <typename H>
+void check_tensor_core_choice(std::initializer_list<ChoiceCase> cases) {
   if (sddmm::test::cuda_device_count() == 0) return;
-  struct Case {
-    double density;
-    int64_t k;
-    bool tensor_cores;
-  };
-  for (const Case c : {Case{0.03, 256, false}, Case{0.06, 256, true}, Case{0.06, 32, false}}) {
+  for (const ChoiceCase c : cases) {
     CAPTURE(c.density);
     CAPTURE(c.k);
     const Pattern p = make_uniform_pattern(256, 1024, c.density, 2028);
-    const Outcome chosen = check_sddmm<Fp16>(p, c.k, true, nullptr);
-    const Outcome cuda_cores = check_sddmm<Fp16>(p, c.k, true, "2");
+    const Outcome chosen = check_sddmm<H>(p, c.k, true, nullptr);
+    const Outcome cuda_cores = check_sddmm<H>(p, c.k, true, "2");
     REQUIRE(chosen.out.size() == cuda_cores.out.size());
     size_t differ = 0;
     for (size_t e = 0; e < chosen.out.size(); ++e) differ += chosen.out[e] != cuda_cores.out[e] ? 1 : 0;
@@ -276,7 +280,10 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, float32 with SDDMM_CREATE_ALLOW_TF32") { check_tensor_core_paths<Tf32>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32: each arithmetic where it belongs") { check_float32_arithmetic(); }
   TEST_CASE("gpu: tensor-core SDDMM, float16: the dense units' fill that K asks for") {
-    check_tensor_core_choice();
+    check_tensor_core_choice<Fp16>({{0.03, 256, false}, {0.06, 256, true}, {0.06, 32, false}});
+  }
+  TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split): the dense units' fill that K asks for") {
+    check_tensor_core_choice<Fp32Split>({{0.10, 256, true}, {0.10, 32, false}});
   }
 }
 #endif  // SDDMM_TESTS_HAVE_CUDA

@@ -32,15 +32,24 @@ struct SddmmChoice {
 //    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
 //    every entry takes the CUDA-core kernel.
 // K = 32 .. 256 fit the tensor-core kernel's registers; the dense units must be full enough on
-// average to beat the CUDA-core kernel, fuller below K = 128 (tuning.hpp has the measurements).
-bool tensor_cores_pay(int64_t k, double dense_density) {
+// average to beat the CUDA-core kernel, fuller below K = 128, and fuller still there for float32's
+// TF32 split, whose three mma per step cost more than the CUDA-core kernel saves at short K
+// (tuning.hpp has the measurements).
+bool tensor_cores_pay(int64_t k, double dense_density, bool split) {
   if (k == 128 || k == 256) return dense_density >= kTensorCoreMinDensityLargeK;
-  if (k == 32 || k == 64) return dense_density >= kTensorCoreMinDensitySmallK;
+  if (k == 32 || k == 64) return dense_density >= (split ? kTensorCoreMinDensitySmallKSplit : kTensorCoreMinDensitySmallK);
   return false;
 }
 
+// Whether a plan's dense units run in the TF32 split (float32 values without SDDMM_CREATE_ALLOW_TF32).
+template <typename V, typename I>
+bool tensor_split(const DevicePattern<V, I>& a) {
+  return std::is_same_v<V, float> && !a.allow_tf32;
+}
+
 template <typename P>
-SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_units, double dense_density) {
+SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_units, double dense_density,
+                                bool split) {
   using F = typename P::Feature;
   using V = typename P::Value;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -52,7 +61,7 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool h
   const int64_t per_lane = vector ? SddmmConfig<P, 16>::kStepsPerLane : SddmmConfig<P, 0>::kStepsPerLane;
   const int64_t steps = ((vector ? k / kVec : k) + per_lane - 1) / per_lane;
   const int group = lanes_covering(steps);
-  const bool tensor = has_dense_units && std::is_same_v<F, V> && vector && tensor_cores_pay(k, dense_density);
+  const bool tensor = has_dense_units && std::is_same_v<F, V> && vector && tensor_cores_pay(k, dense_density, split);
   return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group, tensor};
 }
 
@@ -160,7 +169,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_k_stride = x2.row_stride();
   args.x2_col_stride = x2.col_stride();
   args.out = static_cast<typename P::Output*>(out);
-  const SddmmChoice choice = choose_sddmm_kernel<P>(x1, x2, !a.tiles.empty(), a.tiles.density());
+  const SddmmChoice choice = choose_sddmm_kernel<P>(x1, x2, !a.tiles.empty(), a.tiles.density(), tensor_split(a));
   args.group = choice.group;
   if (choice.tensor) {
     run_tensor<P, I>(a, x1, x2, out, stream);
@@ -187,7 +196,7 @@ void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseVie
 
 template <typename V, typename I>
 int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k) {
-  return !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density()) ? a.tiles.entries : 0;
+  return !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density(), tensor_split(a)) ? a.tiles.entries : 0;
 }
 
 template <typename V, typename I>
