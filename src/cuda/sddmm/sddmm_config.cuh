@@ -99,8 +99,11 @@ enum class TensorArithmetic { kHalf, kTf32, kTf32Split };
 // 0.491 -> 0.348, uniform-8000-6.4M 0.737 -> 0.560 (K = 128 0.395 -> 0.307); float16 K = 256
 // banded 0.504 -> 0.405, uniform-8000-3.2M 0.169 -> 0.162, SBM 0.677 -> 0.631. ncu (float16,
 // uniform-8000-3.2M, K = 256): 86M -> 55M warp instructions, issue slots 56 % -> 38 % busy, L2 51 %
-// -> 71 % of its throughput, L1 81 % -> 77 %, tensor pipe 32 % -> 33 %: what bounds it now is
-// bytes per mma (each item reads (64 + 128) x K elements for 8 units), not instructions.
+// -> 71 % of its throughput, L1 81 % -> 77 %, tensor pipe 32 % -> 33 %. What bounds it is latency
+// that 4 blocks per multiprocessor hide only in part (34 % of a warp's cycles wait on ldmatrix
+// results), not bytes: two units per warp (40 % fewer shared-memory and 17 % fewer L2 bytes per
+// unit at 2 blocks per multiprocessor) and 3 blocks with each step's fragments loaded a step ahead
+// were 1.33x and 1.16x slower (float16 geomean; RESULTS.md).
 template <typename P, int kKValue, TensorArithmetic kArith>
 struct SddmmTensorConfig {
   using Types = P;
