@@ -69,13 +69,6 @@ constexpr double kTensorCoreMinDensity = 0.03;
 // 0.083 vs 0.109; block-diagonal (100 %) 0.145 vs 0.293; SBM 0.234 vs 0.200.
 constexpr double kTensorCoreMinDensitySmallK = 0.08;
 
-// ... and for float32 plans in the TF32 split (three mma per step) at K = 32 or 64. Measured (H200,
-// 2026-11-21, on aeec520, ms with the units / without (SDDMM_F32_TENSOR_CORES=0), K = 32 and 64):
-// uniform 8000^2 10 % (units 10 % full) 0.1505 / 0.1381 and 0.1920 / 0.1827; banded (16.5 %)
-// 0.2949 / 0.2894 and 0.3776 / 0.3816; block-diagonal (100 %) 0.2269 / 0.3618 and 0.2456 /
-// 0.4587. At K = 128 and 256 the split's units win from 10 % (0.307 / 0.348, 0.559 / 0.720).
-constexpr double kTensorCoreMinDensitySmallKSplit = 0.2;
-
 // ... and at K = 128 or 256 when they are this full on average. Since 16-bit features are held as
 // words (04b6e1f, 269348a) the CUDA-core kernel is 1.2-1.5x faster, and a plan whose dense units
 // are barely past kTensorCoreMinDensity runs faster without them. Measured (H200, 2026-11-21,
@@ -86,6 +79,14 @@ constexpr double kTensorCoreMinDensitySmallKSplit = 0.2;
 // 0.130 / 0.243 and 0.185 / 0.459; block-diagonal 0.194 / 0.604 and 0.234 / 1.168. Float32 units
 // are listed at kTensorCoreMinDensityFloat32 and always pass.
 constexpr double kTensorCoreMinDensityLargeK = 0.037;
+
+// Float32 plans in the TF32 split (three mma per step) at K = 32 or 64 take the listed units only
+// when they average this full. Measured (H200, 2026-11-21, on aeec520, ms with the units / without
+// (SDDMM_F32_TENSOR_CORES=0), K = 32 and 64): uniform 8000^2 10 % (units 10 % full) 0.1505 /
+// 0.1381 and 0.1920 / 0.1827; banded (16.5 %) 0.2949 / 0.2894 and 0.3776 / 0.3816;
+// block-diagonal (100 %) 0.2269 / 0.3618 and 0.2456 / 0.4587. At K = 128 and 256 the split's units
+// win from 10 % (0.307 / 0.348, 0.559 / 0.720).
+constexpr double kTensorCoreMinDensitySmallKSplit = 0.2;
 
 // SDDMM, float32: plans list their dense units for the tensor-core kernel, which computes them in
 // the float32-accurate TF32 split (three mma per step; sddmm_config.cuh) - or in plain TF32 when the
