@@ -14,8 +14,9 @@ namespace sddmm::cuda {
 
 // The outer indices (rows of CSR, columns of CSC) in one array of two parts: first, ascending, those
 // with at most the heavy-row threshold of entries (neighbouring rows stay neighbours: locality in X
-// and Y is kept); then the rest, descending (one partition writes both; a heavy row's result does
-// not depend on when it runs).
+// and Y is kept); then the rest, longest first by the bit width of their lengths (the SpMM kernel
+// starts them in this order, so the longest does not start last; equal widths in descending index
+// order). A heavy row's result does not depend on when it runs.
 template <typename I>
 struct OuterSplit {
   DeviceSpan<I> order;               // (outer)
@@ -57,14 +58,15 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
 
 // Fills the light/heavy split of rows and that of columns (their order arrays allocated, sized rows
 // and cols) from the CSR and CSC offsets: a partition each, then one synchronisation reads all the
-// counts. An outer index is heavy above spmm_heavy_row_entries() entries and above
+// counts, then a sort of each heavy part by the bit width of its lengths is queued on `stream`. An
+// outer index is heavy above spmm_heavy_row_entries() entries and above
 // spmm_heavy_row_mean_factor() times its dimension's mean (tuning.hpp). Temporaries are carved from
-// `scratch`, at least split_scratch_bytes<I>(rows, cols) bytes.
+// `scratch`, at least split_scratch_bytes<I>(rows, cols, nnz) bytes, which must outlive the sorts.
 template <typename I>
 void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
                      int64_t nnz, void* scratch, size_t scratch_bytes, cudaStream_t stream);
 template <typename I>
-size_t split_scratch_bytes(int64_t rows, int64_t cols, cudaStream_t stream);
+size_t split_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
 
 // Validates the caller's arrays on the device (indices in range, CSR offsets monotone from 0 to
 // nnz), throwing INDEX_OUT_OF_RANGE with the first bad position and value; returns whether the

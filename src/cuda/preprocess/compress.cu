@@ -324,7 +324,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   // One scratch for every phase below, sized for the largest.
   const size_t sorts = std::max(in_row_order ? 0 : sort_scratch_bytes<I>(nnz, info.rows, stream),
                                 sort_scratch_bytes<I>(nnz, info.cols, stream));
-  const size_t needed = std::max(sorts, split_scratch_bytes<I>(info.rows, info.cols, stream));
+  const size_t needed = std::max(sorts, split_scratch_bytes<I>(info.rows, info.cols, nnz, stream));
   bool with_units = lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id);
   size_t wanted = needed;
   if constexpr (kHasTensorCorePath<T>) {

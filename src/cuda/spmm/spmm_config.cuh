@@ -35,7 +35,7 @@ struct SpmmArgs {
   int64_t n = 0;
   const I* light = nullptr;          // (light_count) light outer indices
   int64_t light_count = 0;
-  const I* heavy = nullptr;          // (heavy_count) heavy outer indices, descending index order
+  const I* heavy = nullptr;          // (heavy_count) heavy outer indices, longest first
   int64_t heavy_count = 0;
   const int64_t* offsets = nullptr;  // (outer + 1)
   const I* index = nullptr;          // (nnz) inner index of each entry

@@ -191,9 +191,9 @@ __device__ __forceinline__ void heavy_row(const SpmmArgs<typename Config::Types,
 }
 
 // The one SpMM kernel: blocks [0, heavy_blocks) take a heavy row's column tile each (heavy rows in
-// the split's order: descending index, not length), the rest run the light rows as a persistent
-// grid; both kinds in one launch, so that light rows fill the GPU beside the long rows instead of
-// after them.
+// the split's order: longest first, so the longest starts first), the rest run the light rows as a
+// persistent grid; both kinds in one launch, so that light rows fill the GPU beside the long rows
+// instead of after them.
 template <typename Config, typename I, bool kSliced>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_kernel(const SpmmArgs<typename Config::Types, I> a) {
   if (static_cast<int64_t>(blockIdx.x) < a.heavy_blocks) {
