@@ -46,7 +46,7 @@ struct DevicePattern {
   int64_t entries_per_slice = 0;     // SpMM: mean light-row entries per lane group for a warp per row
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (SpMM's slicing test)
   int sddmm_grid_max_waves = 1;      // SDDMM's CUDA-core grid: waves of resident blocks (tuning.hpp) ...
-  int64_t sddmm_wave_min_entries = 0;  // ... each giving every warp at least this many entries
+  int64_t sddmm_wave_min_products = 0;  // ... each giving every warp at least this many entries x K
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32
 };

@@ -38,7 +38,7 @@ int64_t sddmm_grid_max_waves() {
   return waves >= 1 && waves <= 64 ? waves : kSddmmGridMaxWaves;
 }
 
-int64_t sddmm_wave_min_entries() { return env_count("SDDMM_SDDMM_WAVE_ENTRIES", kSddmmWaveMinEntries); }
+int64_t sddmm_wave_min_products() { return env_count("SDDMM_SDDMM_WAVE_PRODUCTS", kSddmmWaveMinProducts); }
 
 double tensor_core_min_density() { return env_fraction("SDDMM_TC_MIN_DENSITY", kTensorCoreMinDensity); }
 

@@ -24,19 +24,29 @@ constexpr int64_t kSpmmHeavyRowMeanFactor = 2;
 
 // SDDMM, CUDA-core kernel: its grid is up to kSddmmGridMaxWaves times the blocks the device runs
 // at once (cuda/occupancy.cuh), each warp taking an equal contiguous share of the entries, as long
-// as every warp still gets kSddmmWaveMinEntries entries. With more than one wave the first blocks
-// cover the first part of the matrix, the next ones the next: the rows in flight at any time, and
-// so the X2 columns, are those of a part of the matrix, not all of it (an L2 working set of
-// clustered graphs), at the cost of short shares on small matrices. Overridable with
-// SDDMM_SDDMM_GRID_WAVES (1-64) and SDDMM_SDDMM_WAVE_ENTRIES (0: always the most waves). Measured
-// (H200, 2026-11-21, float32, 12 matrices x K = 32/128/256, geomean time against exactly 2 waves,
-// the grid before): 4 waves 0.995, 8 1.002, up to 8 with 64 entries 0.978, with 128 0.979. SBM
-// K = 256 1.92 / 1.60 / 1.46 ms at 2 / 4 / 8 waves (K = 128 0.81 / 0.75 / 0.72); R-MAT K = 256
-// 2.45 -> 2.38; but uniform 8000^2 640k K = 128 0.0507 / 0.0530 / 0.0552 and pubmed K = 128 0.0150
-// / 0.0159 / 0.0181 (the rule keeps these at 2 and 1: 0.0505, 0.0148). One wave lost SBM K = 128
-// 0.81 -> 0.95.
+// as every warp still gets kSddmmWaveMinProducts products (entries x K: its work, whatever the
+// type) per wave. With more than one wave the first blocks cover the first part of the matrix, the
+// next ones the next: the rows in flight at any time, and so the X2 columns, are those of a part of
+// the matrix, not all of it (an L2 working set of clustered graphs), at the cost of short shares on
+// small matrices. Overridable with SDDMM_SDDMM_GRID_WAVES (1-64) and SDDMM_SDDMM_WAVE_PRODUCTS (0:
+// always the most waves). Measured (H200, 2026-11-21, float32, 12 matrices x K = 32/128/256,
+// geomean time against exactly 2 waves, the grid before): 4 waves 0.995, 8 1.002, up to 8 with 64
+// entries per warp 0.978, with 128 0.979. SBM K = 256 1.92 / 1.60 / 1.46 ms at 2 / 4 / 8 waves
+// (K = 128 0.81 / 0.75 / 0.72); R-MAT K = 256 2.45 -> 2.38; but uniform 8000^2 640k K = 128 0.0507 /
+// 0.0530 / 0.0552 and pubmed K = 128 0.0150 / 0.0159 / 0.0181 (the rule keeps these at 2 and 1:
+// 0.0505, 0.0148). One wave lost SBM K = 128 0.81 -> 0.95.
+// The minimum was 64 entries at every K then; at K = 32 a warp's wave was 4 iterations, its
+// start-up (first rows and columns) a large part of it. Sweep of the minimum in entries (d0aaeef,
+// float32, 15 matrices x K = 32/128, geomean time against 64): 128 0.992, 256 0.979, 512 0.982,
+// 1024 0.984; K = 32 uniform-8000-2.56M 0.0638 / 0.0615 / 0.0578 / 0.0571 / 0.0571 ms, 36000^2
+// 0.0987 -> 0.0928 at 512, SBM 0.2448 -> 0.2395; K = 128 SBM 0.617 up to 256, 0.626 at 512, 0.710
+// at 1024. A minimum of 32 iterations (512 entries at float32 K = 32, 128 at K = 128, 64 at 256),
+// side by side over the suite: float32 K = 32 / 128 / 256 0.971 / 0.999 / 1.000, but float16 (4
+// and 8 entries an iteration at K = 256 and 128) 0.978 / 1.004 / 1.005: uniform-8000-1.92M K = 128
+// 0.0819 -> 0.0862 ms, 640k K = 256 0.0550 -> 0.0572. In products both types keep 64 entries at
+// K = 256 and take 512 at K = 32.
 constexpr int64_t kSddmmGridMaxWaves = 8;
-constexpr int64_t kSddmmWaveMinEntries = 64;
+constexpr int64_t kSddmmWaveMinProducts = 16384;
 
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left
@@ -118,7 +128,7 @@ int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
 int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
-int64_t sddmm_wave_min_entries();  // SDDMM_SDDMM_WAVE_ENTRIES
+int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE

@@ -29,14 +29,14 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("gpu: the SDDMM CUDA-core kernel with its grid at 64 waves (suite cases and real graphs)") {
     // Plan creation reads these tuning overrides: up to 64 waves of resident blocks, without the
-    // minimum of entries per warp, so that the real graphs (88k-187k entries) take more blocks than
+    // minimum of work per warp, so that the real graphs (88k-187k entries) take more blocks than
     // the device runs at once and many warps get a share of one iteration or none.
     REQUIRE(setenv("SDDMM_SDDMM_GRID_WAVES", "64", 1) == 0);
-    REQUIRE(setenv("SDDMM_SDDMM_WAVE_ENTRIES", "0", 1) == 0);
+    REQUIRE(setenv("SDDMM_SDDMM_WAVE_PRODUCTS", "0", 1) == 0);
     for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
     for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
     REQUIRE(unsetenv("SDDMM_SDDMM_GRID_WAVES") == 0);
-    REQUIRE(unsetenv("SDDMM_SDDMM_WAVE_ENTRIES") == 0);
+    REQUIRE(unsetenv("SDDMM_SDDMM_WAVE_PRODUCTS") == 0);
   }
 
   TEST_CASE("gpu: real graphs from Matrix Market files") {

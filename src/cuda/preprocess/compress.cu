@@ -318,7 +318,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.entries_per_slice = spmm_entries_per_slice();
   p.resident_blocks = resident_blocks(info.device_id);
   p.sddmm_grid_max_waves = static_cast<int>(sddmm_grid_max_waves());
-  p.sddmm_wave_min_entries = sddmm_wave_min_entries();
+  p.sddmm_wave_min_products = sddmm_wave_min_products();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
 
   // One scratch for every phase below, sized for the largest.

@@ -66,17 +66,21 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool h
 }
 
 // A grid of whole waves of the blocks that run on the GPU at once (cuda/occupancy.cuh): up to
-// max_waves of them while each warp still gets min_entries entries per wave (tuning.hpp), and fewer
-// blocks for small problems. Each block loops over its warps' shares; millions of short-lived blocks
-// cost more in scheduling than they do.
+// max_waves of them while each warp still gets min_products products (entries x K) per wave
+// (tuning.hpp), and fewer blocks for small problems. Each block loops over its warps' shares;
+// millions of short-lived blocks cost more in scheduling than they do.
 template <typename Config, typename I>
-void launch(const SddmmArgs<typename Config::Types, I>& args, int64_t max_waves, int64_t min_entries,
+void launch(const SddmmArgs<typename Config::Types, I>& args, int64_t max_waves, int64_t min_products,
             cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
+  constexpr int64_t kWarps = kThreads / 32;
   const int64_t resident = resident_grid<sddmm_entry_kernel<Config, I>>(kThreads, 0);
-  const int64_t fill = min_entries > 0 ? args.nnz / (resident * (kThreads / 32) * min_entries) : max_waves;
+  const int64_t k = args.k > 0 ? args.k : 1;  // K = 0 is a valid call (zeros)
+  const int64_t min_entries = min_products / k + (min_products % k != 0);  // per warp and wave, rounded up
+  // Divided in turn: the same floor as one division by the product, which a large override could overflow.
+  const int64_t fill = min_entries > 0 ? args.nnz / resident / kWarps / min_entries : max_waves;
   const int64_t waves = fill < 1 ? 1 : fill < max_waves ? fill : max_waves;
-  const int64_t per_block = int64_t{kThreads / 32} * (32 / args.group) * Config::kEntriesPerGroup;
+  const int64_t per_block = kWarps * (32 / args.group) * Config::kEntriesPerGroup;  // entries per iteration
   const int64_t needed = (args.nnz + per_block - 1) / per_block;
   const int grid = static_cast<int>(needed < resident * waves ? needed : resident * waves);
   sddmm_entry_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
@@ -178,8 +182,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
     if (args.nnz == 0) return;
   }
   switch (choice.kernel) {
-    case SddmmKernel::kVector16: launch<SddmmConfig<P, 16>, I>(args, a.sddmm_grid_max_waves, a.sddmm_wave_min_entries, stream); return;
-    case SddmmKernel::kStrided: launch<SddmmConfig<P, 0>, I>(args, a.sddmm_grid_max_waves, a.sddmm_wave_min_entries, stream); return;
+    case SddmmKernel::kVector16: launch<SddmmConfig<P, 16>, I>(args, a.sddmm_grid_max_waves, a.sddmm_wave_min_products, stream); return;
+    case SddmmKernel::kStrided: launch<SddmmConfig<P, 0>, I>(args, a.sddmm_grid_max_waves, a.sddmm_wave_min_products, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SDDMM kernel for this call");
 }
