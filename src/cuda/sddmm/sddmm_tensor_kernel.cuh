@@ -131,23 +131,25 @@ __device__ __forceinline__ void mma_step(float (&acc)[Config::kTiles][4], unsign
   using F = typename Config::Feature;
   uint32_t a[4];
   load_matrices(a, a_address);
-  if constexpr (Config::kArithmetic == TensorArithmetic::kHalf) {
+  if constexpr (Config::kArithmetic != TensorArithmetic::kTf32Split) {
+    // One mma per B fragment pair: m16n8k16 on 16-bit features, m16n8k8 in TF32 on float32 ones.
+    const auto mma = [&](float(&c)[4], uint32_t b0, uint32_t b1) {
+      if constexpr (Config::kArithmetic == TensorArithmetic::kHalf) {
+        mma_16x8x16<F>(c, a, b0, b1);
+      } else {
+        mma_16x8x8_tf32(c, a, b0, b1);
+      }
+    };
+    if constexpr (Config::kArithmetic == TensorArithmetic::kTf32) {
 #pragma unroll
-    for (int p = 0; p < Config::kTiles / 2; ++p) {
-      uint32_t b[4];
-      load_matrices(b, b_address + p * 16 * Config::kPitchBytes);
-      mma_16x8x16<F>(acc[2 * p], a, b[0], b[1]);
-      mma_16x8x16<F>(acc[2 * p + 1], a, b[2], b[3]);
+      for (int i = 0; i < 4; ++i) a[i] = to_tf32(__uint_as_float(a[i]));
     }
-  } else if constexpr (Config::kArithmetic == TensorArithmetic::kTf32) {
-#pragma unroll
-    for (int i = 0; i < 4; ++i) a[i] = to_tf32(__uint_as_float(a[i]));
 #pragma unroll
     for (int p = 0; p < Config::kTiles / 2; ++p) {
       uint32_t b[4];
       load_matrices(b, b_address + p * 16 * Config::kPitchBytes);
-      mma_16x8x8_tf32(acc[2 * p], a, b[0], b[1]);
-      mma_16x8x8_tf32(acc[2 * p + 1], a, b[2], b[3]);
+      mma(acc[2 * p], b[0], b[1]);
+      mma(acc[2 * p + 1], b[2], b[3]);
     }
   } else {
     uint32_t big[4], small[4];
