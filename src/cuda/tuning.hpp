@@ -18,7 +18,9 @@ namespace sddmm::cuda {
 // 0.98, 32 and 2x 1.13 / 1.12 / 1.06 (cora N = 32: 0.0156 / 0.0107 / 0.0097 ms at 128 / 64 / 32;
 // uniform 8000^2 640k N = 32 with 64 alone 0.044 ms, with the mean term 0.017). The fixed
 // threshold alone was 256 before (R-MAT N = 32/128/256 6.63/9.34/20.39 -> 0.94/2.84/4.26 ms against
-// no split, 351e2f2). 16 has not been tried.
+// no split, 351e2f2). 16 and 64 (5996ada, one round, 8 matrices x N = 32/128/256, geomean time
+// against 32): 16 0.961 (cora N = 256 0.0131 -> 0.0098 ms, p2p-Gnutella31 N = 32 0.0195 -> 0.0167,
+// but ca-CondMat N = 32 0.0147 -> 0.0178), 64 1.151; mixed on the graphs, not changed yet.
 constexpr int64_t kSpmmHeavyRowEntries = 32;
 constexpr int64_t kSpmmHeavyRowMeanFactor = 2;
 
@@ -44,7 +46,9 @@ constexpr int64_t kSpmmHeavyRowMeanFactor = 2;
 // side by side over the suite: float32 K = 32 / 128 / 256 0.971 / 0.999 / 1.000, but float16 (4
 // and 8 entries an iteration at K = 256 and 128) 0.978 / 1.004 / 1.005: uniform-8000-1.92M K = 128
 // 0.0819 -> 0.0862 ms, 640k K = 256 0.0550 -> 0.0572. In products both types keep 64 entries at
-// K = 256 and take 512 at K = 32.
+// K = 256 and take 512 at K = 32: side by side, float32 0.955 / 0.998 / 0.999, float16 0.982 /
+// 0.991 / 1.001. Around it (5996ada, 8 matrices x 3 K, float32 + float16, against 16384): 8192
+// 1.002 / 1.004, 32768 0.997 / 1.003, 16384 again 0.997 / 0.998: a plateau.
 constexpr int64_t kSddmmGridMaxWaves = 8;
 constexpr int64_t kSddmmWaveMinProducts = 16384;
 
