@@ -60,11 +60,13 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
 // and cols) from the CSR and CSC offsets: a partition each, then one synchronisation reads all the
 // counts, then a sort of each heavy part by the bit width of its lengths is queued on `stream`. An
 // outer index is heavy above spmm_heavy_row_entries() entries and above
-// spmm_heavy_row_mean_factor() times its dimension's mean (tuning.hpp). Temporaries are carved from
-// `scratch`, at least split_scratch_bytes<I>(rows, cols, nnz) bytes, which must outlive the sorts.
+// spmm_heavy_row_mean_factor() times its dimension's mean (tuning.hpp); or above the lower
+// spmm_heavy_row_entries_few() where at most resident_blocks indices of its dimension are (then
+// partitioned again, queued). Temporaries are carved from `scratch`, at least
+// split_scratch_bytes<I>(rows, cols, nnz) bytes, which must outlive the queued work.
 template <typename I>
 void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
-                     int64_t nnz, void* scratch, size_t scratch_bytes, cudaStream_t stream);
+                     int64_t nnz, int64_t resident_blocks, void* scratch, size_t scratch_bytes, cudaStream_t stream);
 template <typename I>
 size_t split_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
 

@@ -27,6 +27,10 @@ double env_fraction(const char* name, double fallback) {
 
 int64_t spmm_heavy_row_entries() { return env_count("SDDMM_SPMM_HEAVY_ROW_ENTRIES", kSpmmHeavyRowEntries); }
 
+int64_t spmm_heavy_row_entries_few() {
+  return env_count("SDDMM_SPMM_HEAVY_ROW_ENTRIES_FEW", kSpmmHeavyRowEntriesFew);
+}
+
 int64_t spmm_heavy_row_mean_factor() {
   return env_count("SDDMM_SPMM_HEAVY_ROW_FACTOR", kSpmmHeavyRowMeanFactor);
 }

@@ -20,9 +20,22 @@ namespace sddmm::cuda {
 // threshold alone was 256 before (R-MAT N = 32/128/256 6.63/9.34/20.39 -> 0.94/2.84/4.26 ms against
 // no split, 351e2f2). 16 and 64 (5996ada, one round, 8 matrices x N = 32/128/256, geomean time
 // against 32): 16 0.961 (cora N = 256 0.0131 -> 0.0098 ms, p2p-Gnutella31 N = 32 0.0195 -> 0.0167,
-// but ca-CondMat N = 32 0.0147 -> 0.0178), 64 1.151; mixed on the graphs, not changed yet.
+// but ca-CondMat N = 32 0.0147 -> 0.0178), 64 1.151; mixed on the graphs: the next value.
 constexpr int64_t kSpmmHeavyRowEntries = 32;
 constexpr int64_t kSpmmHeavyRowMeanFactor = 2;
+
+// ... and the lower floor a dimension takes instead when no more of its indices than one wave of
+// 256-thread blocks (cuda/preprocess/classify.cu) lie above it: those heavy blocks then run beside
+// the light rows, and the longest light row, which a small graph's kernel waits for, is half as
+// long. In the sweep above the graphs that gained from 16 have few rows above it (cora 47,
+// citeseer 23, p2p-Gnutella31 223; 1056 blocks on the H200), those that lost many (pubmed 1185,
+// ca-CondMat 2577). Side by side (ea1e8c0 against this, two rounds, 10 matrices x N = 32/128/256,
+// geomean time 0.961): cora N = 32 / 256 0.0103 -> 0.0082, 0.0135 -> 0.0100 ms, citeseer N = 256
+// 0.0136 -> 0.0114, p2p-Gnutella31 N = 32 0.0200 -> 0.0172 (1.00x cuSPARSE), uniform-916000-5M
+// N = 256 1.524 -> 1.510; pubmed, ca-CondMat, R-MAT and the other uniform matrices keep their
+// threshold. Plan creation +0.01-0.03 ms where taken (a second partition). Overridable with
+// SDDMM_SPMM_HEAVY_ROW_ENTRIES_FEW (at most the floor above).
+constexpr int64_t kSpmmHeavyRowEntriesFew = 16;
 
 // SDDMM, CUDA-core kernel: its grid is up to kSddmmGridMaxWaves times the blocks the device runs
 // at once (cuda/occupancy.cuh), each warp taking an equal contiguous share of the entries, as long
@@ -129,6 +142,7 @@ constexpr double kTensorCoreMinShare = 0.25;
 // The values as plan creation reads them: the constants above, or the environment variable named
 // beside each when it holds a valid value (for the benchmark's before/after runs).
 int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
+int64_t spmm_heavy_row_entries_few();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES_FEW
 int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES

@@ -2,7 +2,8 @@
 // partition per dimension into the plan's order array, then a single synchronisation reads the
 // counts of rows and columns together. (Two selections per dimension, each with its own
 // allocations and read-back, took 0.17 ms of a 1.0 ms plan: 14 cudaMalloc, 12 cudaFree, 6 syncs.)
-// Then the heavy part of each is sorted longest first, queued without another synchronisation.
+// At a lower threshold too, kept when it leaves few heavy indices. Then the heavy part of each is
+// sorted longest first, queued without another synchronisation.
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -20,11 +21,15 @@ struct AtMost {
   __device__ bool operator()(int64_t o) const { return offsets[o + 1] - offsets[o] <= threshold; }
 };
 
-// Entries of the heavy outer indices (an integer sum: the same whatever the order).
-__global__ void heavy_entries_kernel(const int64_t* offsets, int64_t outer, int64_t threshold, int64_t* total) {
+// Outer indices above the threshold, total[0], and their entries, total[1] (integer sums: the same
+// whatever the order).
+__global__ void above_threshold_kernel(const int64_t* offsets, int64_t outer, int64_t threshold, int64_t* total) {
   SDDMM_GRID_STRIDE(o, outer) {
     const int64_t n = offsets[o + 1] - offsets[o];
-    if (n > threshold) atomicAdd(reinterpret_cast<unsigned long long*>(total), static_cast<unsigned long long>(n));
+    if (n > threshold) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(total), 1ull);
+      atomicAdd(reinterpret_cast<unsigned long long*>(total + 1), static_cast<unsigned long long>(n));
+    }
   }
 }
 
@@ -43,16 +48,23 @@ __global__ void heavy_lengths_kernel(const int64_t* offsets, const I* heavy, int
   }
 }
 
-// The heavy-row threshold of a dimension of `outer` indices holding nnz entries (tuning.hpp).
-int64_t heavy_threshold(int64_t outer, int64_t nnz) {
+// The heavy-row thresholds of a dimension of `outer` indices holding nnz entries (tuning.hpp): the
+// larger of the floor and a multiple of the mean length, and the same with the lower floor that
+// applies when few indices are above it (`few` <= `usual`).
+struct HeavyThresholds {
+  int64_t usual;
+  int64_t few;
+};
+HeavyThresholds heavy_thresholds(int64_t outer, int64_t nnz) {
   const int64_t floor = spmm_heavy_row_entries();
+  const int64_t few_floor = spmm_heavy_row_entries_few() < floor ? spmm_heavy_row_entries_few() : floor;
   const int64_t from_mean = outer > 0 ? spmm_heavy_row_mean_factor() * (nnz / outer) : 0;
-  return floor > from_mean ? floor : from_mean;
+  return {floor > from_mean ? floor : from_mean, few_floor > from_mean ? few_floor : from_mean};
 }
 
-// At most this many of a dimension's outer indices can be heavy: each holds more than the threshold.
+// At most this many of a dimension's outer indices can be heavy: each holds more than a threshold.
 int64_t heavy_bound(int64_t outer, int64_t nnz) {
-  const int64_t by_entries = nnz / (heavy_threshold(outer, nnz) + 1);
+  const int64_t by_entries = nnz / (heavy_thresholds(outer, nnz).few + 1);
   return outer < by_entries ? outer : by_entries;
 }
 
@@ -70,9 +82,11 @@ cudaError_t partition(void* temp, size_t& bytes, const int64_t* offsets, int64_t
                                   AtMost{offsets, threshold}, stream);
 }
 
-// counters: light rows, heavy-row entries, light columns, heavy-column entries; the sort's lengths
-// and indices, for as many heavy indices as either dimension can have; then CUB's storage, one
-// piece for every partition and sort (they run one after the other).
+// counters: for rows, then columns (kCounters each): the light count of the partition, the heavy
+// indices and entries at the usual threshold, then at the few-heavy one; the sort's lengths and
+// indices, for as many heavy indices as either dimension can have; then CUB's storage, one piece
+// for every partition and sort (they run one after the other).
+constexpr int kCounters = 5;
 template <typename I>
 struct SplitScratch {
   int64_t* counters = nullptr;
@@ -82,7 +96,7 @@ struct SplitScratch {
   size_t temp_bytes = 0;
 
   SplitScratch(Carver& c, int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream) {
-    counters = c.take<int64_t>(4);
+    counters = c.take<int64_t>(2 * kCounters);
     const int64_t row_bound = heavy_bound(rows, nnz), col_bound = heavy_bound(cols, nnz);
     const int64_t most = row_bound > col_bound ? row_bound : col_bound;
     length_bits[0] = c.take<uint8_t>(most), length_bits[1] = c.take<uint8_t>(most);
@@ -99,16 +113,43 @@ struct SplitScratch {
   }
 };
 
+// The usual split of a dimension into its order (counters[0]: its light count), and the counts above
+// the usual threshold (counters[1, 2]) and above the few-heavy one (counters[3, 4]); which threshold
+// the plan keeps is decided once they are read.
 template <typename I>
-void queue_split(OuterSplit<I>& s, const int64_t* offsets, int64_t nnz, const SplitScratch<I>& w, int64_t* counters,
+void queue_split(OuterSplit<I>& s, const int64_t* offsets, int64_t nnz, int64_t* counters, const SplitScratch<I>& w,
                  cudaStream_t stream) {
   const int64_t outer = s.order.size();
   if (outer == 0) return;
-  const int64_t threshold = heavy_threshold(outer, nnz);
+  const HeavyThresholds t = heavy_thresholds(outer, nnz);
   size_t bytes = w.temp_bytes;
-  check(partition<I>(w.temp, bytes, offsets, outer, threshold, s.order.get(), counters, stream), "cub::DevicePartition::If");
-  heavy_entries_kernel<<<preprocess_blocks(outer), kPreprocessThreads, 0, stream>>>(offsets, outer, threshold, counters + 1);
-  check_launch("heavy_entries_kernel");
+  check(partition<I>(w.temp, bytes, offsets, outer, t.usual, s.order.get(), counters, stream), "cub::DevicePartition::If");
+  above_threshold_kernel<<<preprocess_blocks(outer), kPreprocessThreads, 0, stream>>>(offsets, outer, t.usual, counters + 1);
+  check_launch("above_threshold_kernel");
+  if (t.few < t.usual) {
+    above_threshold_kernel<<<preprocess_blocks(outer), kPreprocessThreads, 0, stream>>>(offsets, outer, t.few, counters + 3);
+    check_launch("above_threshold_kernel");
+  }
+}
+
+// Takes the few-heavy threshold when it leaves at most one wave of heavy blocks (resident_blocks of
+// 256 threads, at one column tile each): those run beside the light rows, and the longest light
+// row, which a small graph's kernel waits for, gets shorter (tuning.hpp has the measurements). The
+// order is then partitioned again at that threshold (queued: its counts are known).
+template <typename I>
+void keep_split(OuterSplit<I>& s, const int64_t* offsets, int64_t nnz, int64_t* device_counters, const int64_t* counts,
+                int64_t resident_blocks, const SplitScratch<I>& w, cudaStream_t stream) {
+  const int64_t outer = s.order.size();
+  if (outer == 0) return;
+  const HeavyThresholds t = heavy_thresholds(outer, nnz);
+  const bool few = t.few < t.usual && counts[3] <= resident_blocks;
+  s.light_count = few ? outer - counts[3] : counts[0];
+  s.light_entries = nnz - (few ? counts[4] : counts[2]);
+  if (few) {
+    size_t bytes = w.temp_bytes;
+    check(partition<I>(w.temp, bytes, offsets, outer, t.few, s.order.get(), device_counters, stream),
+          "cub::DevicePartition::If");
+  }
 }
 
 // The heavy part of the order, longest first (by the bit width of their lengths). The SpMM kernel
@@ -143,27 +184,25 @@ size_t split_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t
 
 template <typename I>
 void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
-                     int64_t nnz, void* scratch, size_t scratch_bytes, cudaStream_t stream) {
+                     int64_t nnz, int64_t resident_blocks, void* scratch, size_t scratch_bytes, cudaStream_t stream) {
   Carver c(scratch, scratch_bytes);
   const SplitScratch<I> w(c, rows.order.size(), cols.order.size(), nnz, stream);
-  check(cudaMemsetAsync(w.counters, 0, 4 * sizeof(int64_t), stream), "cudaMemsetAsync");
-  queue_split(rows, row_offsets, nnz, w, w.counters, stream);
-  queue_split(cols, col_offsets, nnz, w, w.counters + 2, stream);
-  int64_t counts[4] = {0, 0, 0, 0};
+  check(cudaMemsetAsync(w.counters, 0, 2 * kCounters * sizeof(int64_t), stream), "cudaMemsetAsync");
+  queue_split(rows, row_offsets, nnz, w.counters, w, stream);
+  queue_split(cols, col_offsets, nnz, w.counters + kCounters, w, stream);
+  int64_t counts[2 * kCounters] = {};
   check(cudaMemcpyAsync(counts, w.counters, sizeof(counts), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (light/heavy split)");
-  rows.light_count = counts[0];
-  rows.light_entries = nnz - counts[1];
-  cols.light_count = counts[2];
-  cols.light_entries = nnz - counts[3];
+  keep_split(rows, row_offsets, nnz, w.counters, counts, resident_blocks, w, stream);
+  keep_split(cols, col_offsets, nnz, w.counters + kCounters, counts + kCounters, resident_blocks, w, stream);
   queue_longest_first(rows, row_offsets, w, stream);
   queue_longest_first(cols, col_offsets, w, stream);
 }
 
-#define SDDMM_INSTANTIATE_SPLIT(I)                                                                                     \
-  template size_t split_scratch_bytes<I>(int64_t, int64_t, int64_t, cudaStream_t);                                              \
-  template void split_by_length<I>(OuterSplit<I>&, const int64_t*, OuterSplit<I>&, const int64_t*, int64_t, void*,     \
-                                   size_t, cudaStream_t);
+#define SDDMM_INSTANTIATE_SPLIT(I)                                                                                 \
+  template size_t split_scratch_bytes<I>(int64_t, int64_t, int64_t, cudaStream_t);                                 \
+  template void split_by_length<I>(OuterSplit<I>&, const int64_t*, OuterSplit<I>&, const int64_t*, int64_t, int64_t, \
+                                   void*, size_t, cudaStream_t);
 SDDMM_INSTANTIATE_SPLIT(int32_t)
 SDDMM_INSTANTIATE_SPLIT(int64_t)
 #undef SDDMM_INSTANTIATE_SPLIT

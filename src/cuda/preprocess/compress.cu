@@ -345,7 +345,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   } else {
     build_csc<I>(p, whole, stream);
   }
-  split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, scratch.get(),
+  split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.resident_blocks, scratch.get(),
                   static_cast<size_t>(scratch.size()), stream);
   if constexpr (kHasTensorCorePath<T>) {
     if (with_units) add_tensor_core_units(p, scratch, stream);
