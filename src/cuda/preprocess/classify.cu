@@ -33,8 +33,8 @@ __global__ void above_threshold_kernel(const int64_t* offsets, int64_t outer, in
   }
 }
 
-// Heavy outer indices with the sort's key: the bit width of their length, 6..63 (a heavy index has
-// more than 32 entries unless the threshold was overridden lower). Lengths within a factor of two
+// Heavy outer indices with the sort's key: the bit width of their length, 5..63 (a heavy index has
+// more than 16 entries unless the thresholds were overridden lower). Lengths within a factor of two
 // of each other are equal to the sort, which then takes one 8-bit pass over one-byte keys: the
 // order only has to start the few longest rows first. The partition left the indices in descending
 // order; the stable sort keeps that order among equal keys.
