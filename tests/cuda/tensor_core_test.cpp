@@ -20,6 +20,7 @@
 
 #include <doctest/doctest.h>
 
+#include "generators.hpp"
 #include "memory.hpp"
 
 namespace {
@@ -90,17 +91,15 @@ Pattern make_pattern(uint32_t seed) {
   return s;
 }
 
-// rows x cols with each cell stored with probability `density`, in row order.
-Pattern make_uniform_pattern(int64_t rows, int64_t cols, double density, uint32_t seed) {
+// rows x cols with density * rows * cols entries at uniformly random distinct cells (testkit's
+// generator), in row order.
+Pattern make_uniform_pattern(int64_t rows, int64_t cols, double density, uint64_t seed) {
+  const auto nnz = static_cast<int64_t>(std::llround(density * static_cast<double>(rows * cols)));
+  const sddmm::testkit::CooMatrix a = sddmm::testkit::uniform_random(rows, cols, nnz, seed);
   Pattern p;
   p.rows = rows, p.cols = cols;
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (int32_t r = 0; r < rows; ++r) {
-    for (int32_t c = 0; c < cols; ++c) {
-      if (u(rng) < density) p.row.push_back(r), p.col.push_back(c);
-    }
-  }
+  p.row.assign(a.row.begin(), a.row.end());
+  p.col.assign(a.col.begin(), a.col.end());
   return p;
 }
 

@@ -21,15 +21,52 @@ struct AtMost {
   __device__ bool operator()(int64_t o) const { return offsets[o + 1] - offsets[o] <= threshold; }
 };
 
-// Outer indices above the threshold, total[0], and their entries, total[1] (integer sums: the same
-// whatever the order).
-__global__ void above_threshold_kernel(const int64_t* offsets, int64_t outer, int64_t threshold, int64_t* total) {
+// The heavy-row thresholds of a dimension of `outer` indices holding nnz entries (tuning.hpp): the
+// larger of the floor and a multiple of the mean length, and the same with the lower floor that
+// applies when few indices are above it (`few` <= `usual`). Computed once per dimension.
+struct HeavyThresholds {
+  int64_t usual;
+  int64_t few;
+};
+HeavyThresholds heavy_thresholds(int64_t outer, int64_t nnz) {
+  const int64_t floor = spmm_heavy_row_entries();
+  const int64_t few_floor = spmm_heavy_row_entries_few() < floor ? spmm_heavy_row_entries_few() : floor;
+  const int64_t from_mean = outer > 0 ? spmm_heavy_row_mean_factor() * (nnz / outer) : 0;
+  return {floor > from_mean ? floor : from_mean, few_floor > from_mean ? few_floor : from_mean};
+}
+
+// A dimension's counters in the plan's scratch: the usual partition's light count (CUB's), then
+// what one pass over the lengths counts (integer sums: the same whatever the order).
+enum Counter : int {
+  kLightAtUsual,       // outer indices with at most the usual threshold of entries
+  kEntriesAboveUsual,  // entries of the others
+  kAboveFew,           // outer indices above the few-heavy threshold
+  kEntriesAboveFew,    // their entries
+  kCounters
+};
+
+__device__ __forceinline__ int64_t warp_sum(int64_t v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// Adds a dimension's lengths into counters[kEntriesAboveUsual ..]: each thread sums its indices,
+// each warp adds its threads' sums and its first lane makes one atomic per counter (one atomic per
+// heavy index, on a dimension with 1e8 of them, would take milliseconds). Every lane reaches the
+// shuffles: the grid-stride loop ends before them and blocks are whole warps.
+__global__ void length_counts_kernel(const int64_t* offsets, int64_t outer, HeavyThresholds t, int64_t* counters) {
+  int64_t sums[kCounters] = {};
   SDDMM_GRID_STRIDE(o, outer) {
     const int64_t n = offsets[o + 1] - offsets[o];
-    if (n > threshold) {
-      atomicAdd(reinterpret_cast<unsigned long long*>(total), 1ull);
-      atomicAdd(reinterpret_cast<unsigned long long*>(total + 1), static_cast<unsigned long long>(n));
-    }
+    sums[kEntriesAboveUsual] += n > t.usual ? n : 0;
+    sums[kAboveFew] += n > t.few ? 1 : 0;
+    sums[kEntriesAboveFew] += n > t.few ? n : 0;
+  }
+#pragma unroll
+  for (int c = kEntriesAboveUsual; c < kCounters; ++c) {
+    const int64_t v = warp_sum(sums[c]);
+    if ((threadIdx.x & 31) == 0 && v != 0)
+      atomicAdd(reinterpret_cast<unsigned long long*>(counters + c), static_cast<unsigned long long>(v));
   }
 }
 
@@ -48,23 +85,9 @@ __global__ void heavy_lengths_kernel(const int64_t* offsets, const I* heavy, int
   }
 }
 
-// The heavy-row thresholds of a dimension of `outer` indices holding nnz entries (tuning.hpp): the
-// larger of the floor and a multiple of the mean length, and the same with the lower floor that
-// applies when few indices are above it (`few` <= `usual`).
-struct HeavyThresholds {
-  int64_t usual;
-  int64_t few;
-};
-HeavyThresholds heavy_thresholds(int64_t outer, int64_t nnz) {
-  const int64_t floor = spmm_heavy_row_entries();
-  const int64_t few_floor = spmm_heavy_row_entries_few() < floor ? spmm_heavy_row_entries_few() : floor;
-  const int64_t from_mean = outer > 0 ? spmm_heavy_row_mean_factor() * (nnz / outer) : 0;
-  return {floor > from_mean ? floor : from_mean, few_floor > from_mean ? few_floor : from_mean};
-}
-
 // At most this many of a dimension's outer indices can be heavy: each holds more than a threshold.
-int64_t heavy_bound(int64_t outer, int64_t nnz) {
-  const int64_t by_entries = nnz / (heavy_thresholds(outer, nnz).few + 1);
+int64_t heavy_bound(int64_t outer, int64_t nnz, const HeavyThresholds& t) {
+  const int64_t by_entries = nnz / (t.few + 1);
   return outer < by_entries ? outer : by_entries;
 }
 
@@ -82,11 +105,9 @@ cudaError_t partition(void* temp, size_t& bytes, const int64_t* offsets, int64_t
                                   AtMost{offsets, threshold}, stream);
 }
 
-// counters: for rows, then columns (kCounters each): the light count of the partition, the heavy
-// indices and entries at the usual threshold, then at the few-heavy one; the sort's lengths and
-// indices, for as many heavy indices as either dimension can have; then CUB's storage, one piece
-// for every partition and sort (they run one after the other).
-constexpr int kCounters = 5;
+// counters: for rows, then columns (kCounters each); the sort's lengths and indices, for as many
+// heavy indices as either dimension can have; then CUB's storage, one piece for every partition and
+// sort (they run one after the other).
 template <typename I>
 struct SplitScratch {
   int64_t* counters = nullptr;
@@ -95,9 +116,10 @@ struct SplitScratch {
   void* temp = nullptr;
   size_t temp_bytes = 0;
 
-  SplitScratch(Carver& c, int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream) {
+  SplitScratch(Carver& c, int64_t rows, int64_t cols, int64_t nnz, const HeavyThresholds& row_t,
+               const HeavyThresholds& col_t, cudaStream_t stream) {
     counters = c.take<int64_t>(2 * kCounters);
-    const int64_t row_bound = heavy_bound(rows, nnz), col_bound = heavy_bound(cols, nnz);
+    const int64_t row_bound = heavy_bound(rows, nnz, row_t), col_bound = heavy_bound(cols, nnz, col_t);
     const int64_t most = row_bound > col_bound ? row_bound : col_bound;
     length_bits[0] = c.take<uint8_t>(most), length_bits[1] = c.take<uint8_t>(most);
     index = c.take<I>(most);
@@ -113,23 +135,18 @@ struct SplitScratch {
   }
 };
 
-// The usual split of a dimension into its order (counters[0]: its light count), and the counts above
-// the usual threshold (counters[1, 2]) and above the few-heavy one (counters[3, 4]); which threshold
-// the plan keeps is decided once they are read.
+// The usual split of a dimension into its order and its counters (Counter); which threshold the
+// plan keeps is decided once they are read.
 template <typename I>
-void queue_split(OuterSplit<I>& s, const int64_t* offsets, int64_t nnz, int64_t* counters, const SplitScratch<I>& w,
-                 cudaStream_t stream) {
+void queue_split(OuterSplit<I>& s, const int64_t* offsets, const HeavyThresholds& t, int64_t* counters,
+                 const SplitScratch<I>& w, cudaStream_t stream) {
   const int64_t outer = s.order.size();
   if (outer == 0) return;
-  const HeavyThresholds t = heavy_thresholds(outer, nnz);
   size_t bytes = w.temp_bytes;
-  check(partition<I>(w.temp, bytes, offsets, outer, t.usual, s.order.get(), counters, stream), "cub::DevicePartition::If");
-  above_threshold_kernel<<<preprocess_blocks(outer), kPreprocessThreads, 0, stream>>>(offsets, outer, t.usual, counters + 1);
-  check_launch("above_threshold_kernel");
-  if (t.few < t.usual) {
-    above_threshold_kernel<<<preprocess_blocks(outer), kPreprocessThreads, 0, stream>>>(offsets, outer, t.few, counters + 3);
-    check_launch("above_threshold_kernel");
-  }
+  check(partition<I>(w.temp, bytes, offsets, outer, t.usual, s.order.get(), counters + kLightAtUsual, stream),
+        "cub::DevicePartition::If");
+  length_counts_kernel<<<preprocess_blocks(outer), kPreprocessThreads, 0, stream>>>(offsets, outer, t, counters);
+  check_launch("length_counts_kernel");
 }
 
 // Takes the few-heavy threshold when it leaves at most one wave of heavy blocks (resident_blocks of
@@ -137,17 +154,17 @@ void queue_split(OuterSplit<I>& s, const int64_t* offsets, int64_t nnz, int64_t*
 // row, which a small graph's kernel waits for, gets shorter (tuning.hpp has the measurements). The
 // order is then partitioned again at that threshold (queued: its counts are known).
 template <typename I>
-void keep_split(OuterSplit<I>& s, const int64_t* offsets, int64_t nnz, int64_t* device_counters, const int64_t* counts,
-                int64_t resident_blocks, const SplitScratch<I>& w, cudaStream_t stream) {
+void keep_split(OuterSplit<I>& s, const int64_t* offsets, int64_t nnz, const HeavyThresholds& t,
+                int64_t* device_counters, const int64_t* counts, int64_t resident_blocks, const SplitScratch<I>& w,
+                cudaStream_t stream) {
   const int64_t outer = s.order.size();
   if (outer == 0) return;
-  const HeavyThresholds t = heavy_thresholds(outer, nnz);
-  const bool few = t.few < t.usual && counts[3] <= resident_blocks;
-  s.light_count = few ? outer - counts[3] : counts[0];
-  s.light_entries = nnz - (few ? counts[4] : counts[2]);
+  const bool few = t.few < t.usual && counts[kAboveFew] <= resident_blocks;
+  s.light_count = few ? outer - counts[kAboveFew] : counts[kLightAtUsual];
+  s.light_entries = nnz - (few ? counts[kEntriesAboveFew] : counts[kEntriesAboveUsual]);
   if (few) {
     size_t bytes = w.temp_bytes;
-    check(partition<I>(w.temp, bytes, offsets, outer, t.few, s.order.get(), device_counters, stream),
+    check(partition<I>(w.temp, bytes, offsets, outer, t.few, s.order.get(), device_counters + kLightAtUsual, stream),
           "cub::DevicePartition::If");
   }
 }
@@ -178,23 +195,27 @@ void queue_longest_first(OuterSplit<I>& s, const int64_t* offsets, const SplitSc
 template <typename I>
 size_t split_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream) {
   Carver c;
-  (void)SplitScratch<I>(c, rows, cols, nnz, stream);
+  (void)SplitScratch<I>(c, rows, cols, nnz, heavy_thresholds(rows, nnz), heavy_thresholds(cols, nnz), stream);
   return c.used();
 }
 
 template <typename I>
 void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
                      int64_t nnz, int64_t resident_blocks, void* scratch, size_t scratch_bytes, cudaStream_t stream) {
+  const HeavyThresholds row_t = heavy_thresholds(rows.order.size(), nnz);
+  const HeavyThresholds col_t = heavy_thresholds(cols.order.size(), nnz);
   Carver c(scratch, scratch_bytes);
-  const SplitScratch<I> w(c, rows.order.size(), cols.order.size(), nnz, stream);
+  const SplitScratch<I> w(c, rows.order.size(), cols.order.size(), nnz, row_t, col_t, stream);
+  int64_t* const row_counters = w.counters;
+  int64_t* const col_counters = w.counters + kCounters;
   check(cudaMemsetAsync(w.counters, 0, 2 * kCounters * sizeof(int64_t), stream), "cudaMemsetAsync");
-  queue_split(rows, row_offsets, nnz, w.counters, w, stream);
-  queue_split(cols, col_offsets, nnz, w.counters + kCounters, w, stream);
+  queue_split(rows, row_offsets, row_t, row_counters, w, stream);
+  queue_split(cols, col_offsets, col_t, col_counters, w, stream);
   int64_t counts[2 * kCounters] = {};
   check(cudaMemcpyAsync(counts, w.counters, sizeof(counts), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (light/heavy split)");
-  keep_split(rows, row_offsets, nnz, w.counters, counts, resident_blocks, w, stream);
-  keep_split(cols, col_offsets, nnz, w.counters + kCounters, counts + kCounters, resident_blocks, w, stream);
+  keep_split(rows, row_offsets, nnz, row_t, row_counters, counts, resident_blocks, w, stream);
+  keep_split(cols, col_offsets, nnz, col_t, col_counters, counts + kCounters, resident_blocks, w, stream);
   queue_longest_first(rows, row_offsets, w, stream);
   queue_longest_first(cols, col_offsets, w, stream);
 }
