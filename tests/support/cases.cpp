@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "matrix_market.hpp"
 
@@ -21,6 +22,37 @@ CooMatrix skewed(uint64_t seed) {
     a.row.push_back(5);
     a.col.push_back(rng.below(200));
     a.val.push_back(rng.uniform(-1, 1));
+  }
+  return a;
+}
+
+// 64 x 6000 with row 3 holding 40000 entries (many duplicates: more than its 6000 columns) and rows
+// 10, 11 and 12 4096, 5000 and 4095, the rest about 30 each: heavy rows of several lengths, a
+// hundred times the heavy threshold and more, which the plan orders longest first by bit width.
+// transposed: the same as 6000 x 64, so that transposed SpMM (by column) meets them as columns.
+CooMatrix long_rows(uint64_t seed, bool transposed) {
+  const std::pair<int64_t, int> lengths[] = {{3, 40000}, {10, 4096}, {11, 5000}, {12, 4095}};
+  const CooMatrix base = random_coo(64, 6000, 2000, seed);
+  CooMatrix a;
+  a.rows = base.rows, a.cols = base.cols;
+  for (int64_t p = 0; p < base.nnz(); ++p) {
+    const int64_t r = base.row[static_cast<size_t>(p)];
+    if (r == 3 || (r >= 10 && r <= 12)) continue;  // the long rows hold exactly their count
+    a.row.push_back(r);
+    a.col.push_back(base.col[static_cast<size_t>(p)]);
+    a.val.push_back(base.val[static_cast<size_t>(p)]);
+  }
+  Rng rng(seed + 1);
+  for (const auto& [row, count] : lengths) {
+    for (int i = 0; i < count; ++i) {
+      a.row.push_back(row);
+      a.col.push_back(rng.below(6000));
+      a.val.push_back(rng.uniform(-1, 1));
+    }
+  }
+  if (transposed) {
+    std::swap(a.rows, a.cols);
+    std::swap(a.row, a.col);
   }
   return a;
 }
@@ -124,6 +156,14 @@ std::vector<SpmmCase> spmm_cases() {
   for (int64_t n : {8, 12, 16, 32, 64}) {
     for (bool t : {false, true}) {
       SpmmCase c{"long light rows (row slices)", random_coo(100, 300, 20000, seed), n, t};
+      c.seed = seed++;
+      cases.push_back(c);
+    }
+  }
+  // Very long rows (transposed: columns), on the vector path (N = 32, 128, 256) and off it (33).
+  for (int64_t n : {32, 33, 128, 256}) {
+    for (bool t : {false, true}) {
+      SpmmCase c{"very long rows", long_rows(seed, t), n, t};
       c.seed = seed++;
       cases.push_back(c);
     }
