@@ -1,5 +1,7 @@
 #include "cuda/spmm/spmm.cuh"
 
+#include <type_traits>
+
 #include "cuda/occupancy.cuh"
 #include "cuda/spmm/spmm_kernel.cuh"
 #include "cuda/tuning.hpp"
@@ -7,7 +9,7 @@
 namespace sddmm::cuda {
 namespace {
 
-enum class SpmmKernel { kVector16, kStrided };
+enum class SpmmKernel { kVector16, kVector16WholeWarp, kStrided };
 
 struct SpmmChoice {
   SpmmKernel kernel;
@@ -18,6 +20,9 @@ struct SpmmChoice {
 // The one place that picks an SpMM kernel for a call.
 //  - kVector16 when rows of X and Y are contiguous (both row-major), 16-byte aligned, and N a
 //    multiple of the vector width; kStrided otherwise (column-major operands, odd N, offsets).
+//    kVector16WholeWarp instead for float32 features where the group is a whole warp (N >= 128):
+//    8 entries in flight instead of 4 (SpmmConfig has the measurement; 16- and 64-bit features
+//    keep 4, not measured).
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
 //  - slices: a whole warp takes each light row (32 / group slices) when one lane group per row
@@ -47,7 +52,10 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
   const bool underfilled = light_rows * group < resident_threads;
   const int slices = underfilled && mean >= entries_per_slice * (32 / group) ? 32 / group : 1;
-  return {vector ? SpmmKernel::kVector16 : SpmmKernel::kStrided, group, slices};
+  const SpmmKernel kernel =
+      !vector ? SpmmKernel::kStrided
+              : (group == 32 && std::is_same_v<F, float> ? SpmmKernel::kVector16WholeWarp : SpmmKernel::kVector16);
+  return {kernel, group, slices};
 }
 
 // One launch: a block per heavy row and column tile first (in the split's order), then the light rows:
@@ -57,8 +65,11 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
 template <typename Config, typename I>
 void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
-  const int resident_blocks = args.slices > 1 ? resident_grid<spmm_kernel<Config, I, true>>(kThreads, 0)
-                                              : resident_grid<spmm_kernel<Config, I, false>>(kThreads, 0);
+  // Whole-warp groups leave no room for slices (32 / group = 1): no sliced instantiation.
+  constexpr bool kMaySlice = !Config::kWholeWarp;
+  const bool sliced = kMaySlice && args.slices > 1;
+  const int resident_blocks = sliced ? resident_grid<spmm_kernel<Config, I, kMaySlice>>(kThreads, 0)
+                                     : resident_grid<spmm_kernel<Config, I, false>>(kThreads, 0);
   args.light = split.light().get();
   args.light_count = split.light().size();
   args.heavy = split.heavy().get();
@@ -75,8 +86,8 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   args.heavy_blocks = args.heavy_count * tiles;
   const int64_t grid = args.heavy_blocks + light_blocks;
   if (grid == 0) return;
-  if (args.slices > 1) {
-    spmm_kernel<Config, I, true><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
+  if (sliced) {
+    spmm_kernel<Config, I, kMaySlice><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
   } else {
     spmm_kernel<Config, I, false><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
   }
@@ -104,6 +115,12 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.slices = choice.slices;
   switch (choice.kernel) {
     case SpmmKernel::kVector16: launch<SpmmConfig<P, 16>, I>(args, split, stream); return;
+    case SpmmKernel::kVector16WholeWarp:
+      if constexpr (std::is_same_v<typename P::Feature, float>) {
+        launch<SpmmConfig<P, 16, true>, I>(args, split, stream);
+        return;
+      }
+      break;
     case SpmmKernel::kStrided: launch<SpmmConfig<P, 0>, I>(args, split, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SpMM kernel for this call");
