@@ -20,9 +20,9 @@ struct SpmmChoice {
 // The one place that picks an SpMM kernel for a call.
 //  - kVector16 when rows of X and Y are contiguous (both row-major), 16-byte aligned, and N a
 //    multiple of the vector width; kStrided otherwise (column-major operands, odd N, offsets).
-//    kVector16WholeWarp instead for float32 features where the group is a whole warp (N >= 128):
-//    8 entries in flight instead of 4 (SpmmConfig has the measurement; 16- and 64-bit features
-//    keep 4, not measured).
+//    kVector16WholeWarp instead for float32 features where the group is a whole warp (more than
+//    16 vectors: N > 64): 8 entries in flight instead of 4 (SpmmConfig has the measurement, at N =
+//    128 and 256; 16- and 64-bit features keep 4, not measured).
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
 //  - slices: a whole warp takes each light row (32 / group slices) when one lane group per row

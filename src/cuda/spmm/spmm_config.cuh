@@ -19,12 +19,14 @@ struct SpmmConfig {
   static constexpr bool kWholeWarp = kWholeWarpRows;
   static constexpr int kThreadsPerBlock = 256;
   // Entries whose X rows each lane loads before accumulating them (memory-level parallelism): 8 for
-  // whole-warp groups (float32 features only: spmm.cu), else 4. Measured (H200, float32, 16 matrices x N = 32/128/256, 2 / 4 / 8 for
-  // every call, side by side): 8 against 4, geomean time 0.979, gaining where groups are whole
-  // warps (N = 128: R-MAT 1.468 -> 1.327 ms, uniform-8000-6.4M 0.269 -> 0.249, block-diagonal 0.742
-  // -> 0.706; N = 256: block-diagonal 1.413 -> 1.326, SBM 1.35 -> 1.29) and losing at N = 32 (groups
-  // of 8 lanes, 4 rows a warp: ca-CondMat 0.0147 -> 0.0172, R-MAT 0.487 -> 0.529); 2 lost nearly
-  // everywhere (1.043).
+  // whole-warp groups (float32 features only: spmm.cu), else 4. Measured (H200, float32, 16
+  // matrices x N = 32/128/256, side by side): 8 for every call against 4, geomean time 0.979,
+  // gaining where groups are whole warps (N = 128: R-MAT 1.468 -> 1.327 ms, uniform-8000-6.4M
+  // 0.269 -> 0.249, block-diagonal 0.742 -> 0.706; N = 256: block-diagonal 1.413 -> 1.326, SBM
+  // 1.35 -> 1.29) and losing at N = 32 (groups of 8 lanes, 4 rows a warp: ca-CondMat 0.0147 ->
+  // 0.0172, R-MAT 0.487 -> 0.529); 2 lost nearly everywhere (1.043). 8 for whole-warp groups only,
+  // against 4 everywhere: 0.969 (two rounds). It costs registers: 48 instead of 40 (sm_90), 5
+  // blocks per multiprocessor instead of 6.
   static constexpr int kEntriesInFlight = kWholeWarpRows ? 8 : 4;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 8, "entries in flight per lane");
