@@ -47,6 +47,7 @@ struct DevicePattern {
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (SpMM's slicing test)
   int sddmm_grid_max_waves = 1;      // SDDMM's CUDA-core grid: waves of resident blocks (tuning.hpp) ...
   int64_t sddmm_wave_min_products = 0;  // ... each giving every warp at least this many entries x K
+  bool sddmm_line_kernel = true;     // SDDMM: K of one 64- or 128-byte line takes the line kernel (tuning.hpp)
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32
 };

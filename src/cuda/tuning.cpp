@@ -44,6 +44,11 @@ int64_t sddmm_grid_max_waves() {
 
 int64_t sddmm_wave_min_products() { return env_count("SDDMM_SDDMM_WAVE_PRODUCTS", kSddmmWaveMinProducts); }
 
+bool sddmm_line_kernel() {
+  const int64_t v = env_count("SDDMM_SDDMM_LINE_KERNEL", kSddmmLineKernel ? 1 : 0);
+  return v == 1 || (v != 0 && kSddmmLineKernel);
+}
+
 double tensor_core_min_density() { return env_fraction("SDDMM_TC_MIN_DENSITY", kTensorCoreMinDensity); }
 
 double tensor_core_min_density_float32() {

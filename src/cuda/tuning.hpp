@@ -65,6 +65,17 @@ constexpr int64_t kSpmmHeavyRowEntriesFew = 16;
 constexpr int64_t kSddmmGridMaxWaves = 8;
 constexpr int64_t kSddmmWaveMinProducts = 16384;
 
+// SDDMM, CUDA cores: calls whose K makes X1's rows and X2's columns one 64- or 128-byte line take
+// the line kernel (sddmm_line_kernel.cuh) instead of the entry kernel. Overridable with
+// SDDMM_SDDMM_LINE_KERNEL (0 or 1). Measured (H200, 2026-11-25, 22 matrices, SDDMM_SDDMM_LINE_KERNEL
+// 1 against 0 in one build, two rounds, median): geomean time float32 K = 32 0.832, float16 K = 32
+// 0.872 (64-byte lines), K = 64 0.939; uniform-8000-6.4M float32 K = 32 0.1349 -> 0.1047 ms,
+// 8000^2 1.28M 0.0321 -> 0.0270, 300000 x 103000 1.450 -> 1.036, R-MAT 0.398 -> 0.263, SBM 0.239 ->
+// 0.186. Slower only on the two smallest graphs (9k and 13k entries, one iteration per warp):
+// citeseer and cora about 1 us on 6 us kernels, where the same processes ran the unchanged K = 64
+// kernel as much slower (process-to-process spread, bench/RESULTS.md).
+constexpr bool kSddmmLineKernel = true;
+
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left
 // to the hardware's block scheduler; more take the persistent grid of one wave. Measured (H200,
@@ -147,6 +158,7 @@ int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
 int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS
+bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE

@@ -4,7 +4,8 @@
 // float64 reference computed from the same inputs, on a matrix with dense and sparse units, a last
 // strip and chunk that are partial, entries in shuffled caller order, with and without values, K on
 // and off the tensor-core list, and the density threshold forced both ways (SDDMM_TC_MIN_DENSITY,
-// SDDMM_TC_MIN_DENSITY_F32).
+// SDDMM_TC_MIN_DENSITY_F32). Here too, as it needs the same checks: the CUDA-core line kernel's
+// choice (SDDMM_SDDMM_LINE_KERNEL).
 #if defined(SDDMM_TESTS_HAVE_CUDA)  // the half types come from the CUDA toolkit's headers
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -16,6 +17,7 @@
 #include <initializer_list>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -270,6 +272,29 @@ void check_float32_arithmetic() {
   }
 }
 
+// The CUDA-core line kernel (src/cuda/sddmm/sddmm_line_kernel.cuh) takes the calls whose K makes
+// a row of X1 and a column of X2 one 64- or 128-byte line, the entry kernel the others: with no
+// dense unit listed (threshold 2), the two kernels add each entry's products in another order, so
+// that the outputs of SDDMM_SDDMM_LINE_KERNEL=1 and =0 differ in their last bits exactly at those K.
+// Both are checked against the float64 reference, with and without values.
+template <typename H>
+void check_line_kernel_choice(std::initializer_list<std::pair<int64_t, bool>> cases) {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  const Pattern p = make_pattern(2029);
+  for (const auto& [k, line] : cases) {
+    CAPTURE(k);
+    for (const bool with_values : {true, false}) {
+      const Outcome lines = check_sddmm<H>(p, k, with_values, "2", "SDDMM_SDDMM_LINE_KERNEL", "1");
+      const Outcome entries = check_sddmm<H>(p, k, with_values, "2", "SDDMM_SDDMM_LINE_KERNEL", "0");
+      REQUIRE(lines.out.size() == entries.out.size());
+      size_t differ = 0;
+      for (size_t e = 0; e < lines.out.size(); ++e) differ += lines.out[e] != entries.out[e] ? 1 : 0;
+      CAPTURE(differ);
+      CHECK((differ > 0) == line);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -283,6 +308,12 @@ TEST_SUITE("gpu") {
   }
   TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split): the dense units' fill that K asks for") {
     check_tensor_core_choice<Fp32Split>({{0.10, 256, true}, {0.10, 32, false}});
+  }
+  TEST_CASE("gpu: the CUDA-core line kernel takes K of one 64- or 128-byte line, float32") {
+    check_line_kernel_choice<Fp32Split>({{16, true}, {32, true}, {64, false}, {8, false}});
+  }
+  TEST_CASE("gpu: the CUDA-core line kernel takes K of one 64- or 128-byte line, float16") {
+    check_line_kernel_choice<Fp16>({{32, true}, {64, true}, {128, false}});
   }
 }
 #endif  // SDDMM_TESTS_HAVE_CUDA

@@ -82,8 +82,9 @@ std::vector<SddmmCase> sddmm_cases() {
   std::vector<SddmmCase> cases;
   uint64_t seed = 100;
   // 1032: more than one pass of a full warp on the CUDA vector path in every dtype (float32: 32
-  // lanes x 4 steps x 4 floats = 512 per pass), the last pass partial.
-  for (int64_t k : {1, 2, 3, 4, 5, 7, 8, 31, 32, 33, 64, 127, 128, 255, 256, 512, 1032}) {
+  // lanes x 4 steps x 4 floats = 512 per pass), the last pass partial. 8, 16, 32, 64: K of one 64- or
+  // 128-byte line in some dtype (the line kernel, src/cuda/sddmm/sddmm_line_kernel.cuh).
+  for (int64_t k : {1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 64, 127, 128, 255, 256, 512, 1032}) {
     SddmmCase c{"K sweep", random_coo(97, 113, 900, seed), k};
     c.seed = seed++;
     cases.push_back(c);

@@ -319,6 +319,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.resident_blocks = resident_blocks(info.device_id);
   p.sddmm_grid_max_waves = static_cast<int>(sddmm_grid_max_waves());
   p.sddmm_wave_min_products = sddmm_wave_min_products();
+  p.sddmm_line_kernel = sddmm_line_kernel();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
 
   // One scratch for every phase below, sized for the largest.

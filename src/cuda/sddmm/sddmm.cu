@@ -4,13 +4,14 @@
 
 #include "cuda/occupancy.cuh"
 #include "cuda/sddmm/sddmm_kernel.cuh"
+#include "cuda/sddmm/sddmm_line_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
 #include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
 
-enum class SddmmKernel { kVector16, kStrided };
+enum class SddmmKernel { kVector16, kLine64, kLine128, kStrided };
 
 struct SddmmChoice {
   SddmmKernel kernel;
@@ -21,6 +22,9 @@ struct SddmmChoice {
 // The one place that picks the SDDMM kernels for a call.
 //  - kVector16 when K is contiguous in both operands (x1 row-major, x2 column-major), 16-byte
 //    aligned, and K a multiple of the vector width: every lane loads 16 bytes per step.
+//  - kLine64 / kLine128 instead where K's row and column are one 64- or 128-byte line (float32
+//    K = 16 / 32, 16-bit K = 32 / 64) and the plan allows it (line_kernel, tuning.hpp has the
+//    measurement): a lane per 16-byte piece of the line, so that each load reads whole lines.
 //  - kStrided otherwise (any layout, odd K, offset pointers): scalar loads, correct everywhere.
 //  - group: the fewest lanes that cover K in the path's kStepsPerLane steps (sddmm_config.cuh, with
 //    the measurements), capped at a warp: short K packs several entries into a warp instead of
@@ -49,7 +53,7 @@ bool tensor_split(const DevicePattern<V, I>& a) {
 
 template <typename P>
 SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_units, double dense_density,
-                                bool split) {
+                                bool split, bool line_kernel) {
   using F = typename P::Feature;
   using V = typename P::Value;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -62,29 +66,48 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool h
   const int64_t steps = ((vector ? k / kVec : k) + per_lane - 1) / per_lane;
   const int group = lanes_covering(steps);
   const bool tensor = has_dense_units && std::is_same_v<F, V> && vector && tensor_cores_pay(k, dense_density, split);
-  return {vector ? SddmmKernel::kVector16 : SddmmKernel::kStrided, group, tensor};
+  const int64_t line_bytes = k * int64_t{sizeof(F)};
+  const SddmmKernel kernel = !vector                            ? SddmmKernel::kStrided
+                             : line_kernel && line_bytes == 64  ? SddmmKernel::kLine64
+                             : line_kernel && line_bytes == 128 ? SddmmKernel::kLine128
+                                                                : SddmmKernel::kVector16;
+  return {kernel, group, tensor};
 }
 
 // A grid of whole waves of the blocks that run on the GPU at once (cuda/occupancy.cuh): up to
 // max_waves of them while each warp still gets min_products products (entries x K) per wave
 // (tuning.hpp), and fewer blocks for small problems. Each block loops over its warps' shares;
 // millions of short-lived blocks cost more in scheduling than they do.
-template <typename Config, typename I>
-void launch(const SddmmArgs<typename Config::Types, I>& args, int64_t max_waves, int64_t min_products,
-            cudaStream_t stream) {
-  constexpr int kThreads = Config::kThreadsPerBlock;
+// per_warp: the entries a warp takes per iteration of its loop.
+template <auto kKernel, int kThreads, typename Args>
+void launch(const Args& args, int64_t per_warp, int64_t max_waves, int64_t min_products, cudaStream_t stream) {
   constexpr int64_t kWarps = kThreads / 32;
-  const int64_t resident = resident_grid<sddmm_entry_kernel<Config, I>>(kThreads, 0);
+  const int64_t resident = resident_grid<kKernel>(kThreads, 0);
   const int64_t k = args.k > 0 ? args.k : 1;  // K = 0 is a valid call (zeros)
   const int64_t min_entries = min_products / k + (min_products % k != 0);  // per warp and wave, rounded up
   // Divided in turn: the same floor as one division by the product, which a large override could overflow.
   const int64_t fill = min_entries > 0 ? args.nnz / resident / kWarps / min_entries : max_waves;
   const int64_t waves = fill < 1 ? 1 : fill < max_waves ? fill : max_waves;
-  const int64_t per_block = kWarps * (32 / args.group) * Config::kEntriesPerGroup;  // entries per iteration
+  const int64_t per_block = kWarps * per_warp;  // entries per iteration
   const int64_t needed = (args.nnz + per_block - 1) / per_block;
   const int grid = static_cast<int>(needed < resident * waves ? needed : resident * waves);
-  sddmm_entry_kernel<Config, I><<<grid, kThreads, 0, stream>>>(args);
-  check_launch("sddmm_entry_kernel");
+  kKernel<<<grid, kThreads, 0, stream>>>(args);
+  check_launch("SDDMM CUDA-core kernel");
+}
+
+template <typename Config, typename I>
+void launch_entries(const SddmmArgs<typename Config::Types, I>& args,
+                    const DevicePattern<typename Config::Types::Value, I>& a, cudaStream_t stream) {
+  const int64_t per_warp = (32 / args.group) * Config::kEntriesPerGroup;
+  launch<sddmm_entry_kernel<Config, I>, Config::kThreadsPerBlock>(args, per_warp, a.sddmm_grid_max_waves,
+                                                                   a.sddmm_wave_min_products, stream);
+}
+
+template <typename Config, typename I>
+void launch_lines(const SddmmArgs<typename Config::Types, I>& args,
+                  const DevicePattern<typename Config::Types::Value, I>& a, cudaStream_t stream) {
+  launch<sddmm_line_kernel<Config, I>, Config::kThreadsPerBlock>(args, Config::kEntriesPerWarp, a.sddmm_grid_max_waves,
+                                                                 a.sddmm_wave_min_products, stream);
 }
 
 // The dense units on tensor cores: a block per work item (cuda/tiles.cuh). The kernel's
@@ -173,7 +196,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_k_stride = x2.row_stride();
   args.x2_col_stride = x2.col_stride();
   args.out = static_cast<typename P::Output*>(out);
-  const SddmmChoice choice = choose_sddmm_kernel<P>(x1, x2, !a.tiles.empty(), a.tiles.density(), tensor_split(a));
+  const SddmmChoice choice =
+      choose_sddmm_kernel<P>(x1, x2, !a.tiles.empty(), a.tiles.density(), tensor_split(a), a.sddmm_line_kernel);
   args.group = choice.group;
   if (choice.tensor) {
     run_tensor<P, I>(a, x1, x2, out, stream);
@@ -182,8 +206,10 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
     if (args.nnz == 0) return;
   }
   switch (choice.kernel) {
-    case SddmmKernel::kVector16: launch<SddmmConfig<P, 16>, I>(args, a.sddmm_grid_max_waves, a.sddmm_wave_min_products, stream); return;
-    case SddmmKernel::kStrided: launch<SddmmConfig<P, 0>, I>(args, a.sddmm_grid_max_waves, a.sddmm_wave_min_products, stream); return;
+    case SddmmKernel::kVector16: launch_entries<SddmmConfig<P, 16>, I>(args, a, stream); return;
+    case SddmmKernel::kLine64: launch_lines<SddmmLineConfig<P, 64>, I>(args, a, stream); return;
+    case SddmmKernel::kLine128: launch_lines<SddmmLineConfig<P, 128>, I>(args, a, stream); return;
+    case SddmmKernel::kStrided: launch_entries<SddmmConfig<P, 0>, I>(args, a, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SDDMM kernel for this call");
 }

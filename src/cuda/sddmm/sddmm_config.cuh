@@ -56,6 +56,42 @@ struct SddmmConfig {
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
 };
 
+// The line kernel (sddmm_line_kernel.cuh): for K whose row of X1 and column of X2 are one 64- or
+// 128-byte line (kLineBytes = K * sizeof(Feature): float32 K = 16 / 32, float16 and bfloat16 K = 32 /
+// 64, float64 K = 8 / 16) on the vector path's layout. Each lane of a group of kLanes loads one
+// 16-byte piece of each of kEntriesPerGroup entries, so that one warp load instruction reads 32 /
+// kLanes whole lines, where the entry kernel's groups (the fewest lanes covering K in 4 steps: 1 or 2
+// lanes here) read one piece of 16 or 32 lines per instruction, each line again in each of its 4
+// steps. The group then sums its entries by halving: each lane ends with one entry's sum, so that a
+// warp's 16 or 32 entries cost log2(kLanes) + 1 shuffles per lane rather than five per entry.
+// ncu had found the entry kernel at float32 K = 32 reading 844 MB from L2 with 16 % L1 hits on
+// uniform-8000-6.4M (cuSPARSE 619 MB, 32 %) and bound by neither L2 nor issue slots on 1.28M
+// (bench/RESULTS.md). Whole lines per instruction were the prediction for that gap (4x fewer lines
+// touched per entry), not a counter reading: no ncu run on the line kernel yet. Side by side it takes
+// 0.832 of the entry kernel's time over the suite at float32 K = 32 (tuning.hpp has the numbers).
+template <typename P, int kLineBytes>
+struct SddmmLineConfig {
+  using Types = P;
+  using Feature = typename P::Feature;
+  using Accumulator = typename P::Accumulator;
+  static constexpr int kVec = 16 / static_cast<int>(sizeof(Feature));
+  static constexpr int kK = kLineBytes / static_cast<int>(sizeof(Feature));
+  static constexpr int kLanes = kLineBytes / 16;  // lanes per entry: one 16-byte piece each
+  static constexpr int kThreadsPerBlock = 256;
+  // Entries per group in one iteration, all loads (X1's piece and X2's of each) issued first: 4, so
+  // that a lane holds 8 vectors in flight (32 registers) as the entry kernel's 4 steps do with its
+  // cached X1 row. A warp then takes 16 entries per iteration (128-byte lines) or 32 (64-byte).
+  static constexpr int kEntriesPerGroup = 4;
+  static constexpr int kEntriesPerWarp = 32 / kLanes * kEntriesPerGroup;
+  // The halving leaves each entry's sum in kLanes / kEntriesPerGroup lanes: log2 of that.
+  static constexpr int kSumShift = kLanes == 8 ? 1 : 0;
+  // Blocks per multiprocessor the registers must allow (__launch_bounds__): 4, as the entry kernel.
+  static constexpr int kMinBlocksPerSm = 4;
+  static_assert(kLineBytes == 64 || kLineBytes == 128, "one 64- or 128-byte line per entry");
+  static_assert(kEntriesPerGroup <= kLanes, "each lane ends with at most one entry");
+  static_assert(kEntriesPerWarp <= 32, "a lane holds the coordinates of one entry of the iteration");
+};
+
 // One launch: every stored entry e (in plan order, or those of entry_list) gets out[caller_position[e]] =
 // value[e] * dot(x1[entry_row[e], :], x2[:, entry_col[e]]), computed by `group` lanes.
 template <typename P, typename I>

@@ -72,6 +72,24 @@ __device__ __forceinline__ EntryCoords<Config, I> fetch_coords(const SddmmArgs<t
   return c;
 }
 
+// This warp's entries of the launch, [begin, end): one contiguous, equal share, in whole iterations
+// of per_warp entries, so that `base` is the same for every lane of the warp and all lanes iterate
+// together (the shuffles of the group sums need them). The grid is at most a few waves of resident
+// blocks (sddmm.cu): its threads fit 32 bits.
+template <typename E>
+struct WarpShare {
+  E begin;
+  E end;
+};
+
+template <typename E>
+__device__ __forceinline__ WarpShare<E> warp_share(E nnz, E per_warp) {
+  const E warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const E warps = (gridDim.x * blockDim.x) / 32;
+  const E share = ((nnz + warps - 1) / warps + per_warp - 1) / per_warp * per_warp;
+  return {warp * share, (warp + 1) * share < nnz ? (warp + 1) * share : nnz};
+}
+
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
     sddmm_entry_kernel(const SddmmArgs<typename Config::Types, I> a) {
@@ -88,14 +106,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int group_in_warp = lane / a.group;
   const int groups_per_warp = 32 / a.group;
   const E nnz = static_cast<E>(a.nnz);
-  // The grid is at most a few waves of resident blocks (sddmm.cu): its threads fit 32 bits.
-  const E warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-  const E warps = (gridDim.x * blockDim.x) / 32;
   const E per_warp = E(groups_per_warp) * kU;  // entries a warp takes per iteration
-  // The warp's share: whole iterations, so that `base` is the same for every lane of the warp and
-  // all lanes iterate together (group_sum needs them).
-  const E share = ((nnz + warps - 1) / warps + per_warp - 1) / per_warp * per_warp;
-  const E share_end = (warp + 1) * share < nnz ? (warp + 1) * share : nnz;
+  const WarpShare<E> share = warp_share(nnz, per_warp);
   [[maybe_unused]] const int64_t vectors = a.k / kVec;  // vector path: K is a multiple of kVec
   [[maybe_unused]] const bool one_pass = vectors <= int64_t{a.group} * kSteps;
   [[maybe_unused]] const bool all_inside = vectors == int64_t{a.group} * kSteps;
@@ -103,8 +115,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   [[maybe_unused]] const T* cached = nullptr;  // ... and the row it holds
 
   if (a.nnz == 0) return;
-  EntryCoords<Config, I> next = fetch_coords<Config, I>(a, nnz, warp * share, groups_per_warp, group_in_warp);
-  for (E base = warp * share; base < share_end; base += per_warp) {
+  EntryCoords<Config, I> next = fetch_coords<Config, I>(a, nnz, share.begin, groups_per_warp, group_in_warp);
+  for (E base = share.begin; base < share.end; base += per_warp) {
     const EntryCoords<Config, I> coords = next;
     next = fetch_coords<Config, I>(a, nnz, base + per_warp, groups_per_warp, group_in_warp);
     // Value and output position of each entry, loaded before the gathers.

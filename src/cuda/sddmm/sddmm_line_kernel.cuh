@@ -1,0 +1,107 @@
+// SDDMM, entry-parallel, for K whose X1 row and X2 column are each one 64- or 128-byte line
+// (SddmmLineConfig). The grid and the shares are the entry kernel's (sddmm_kernel.cuh): each warp walks
+// one contiguous share of the entries in plan order, kEntriesPerWarp per iteration. What differs is
+// how a warp's lanes meet those entries:
+//  - lane l holds the row and column of the iteration's entry l (mod kEntriesPerWarp), loaded one
+//    iteration ahead; each group takes its kEntriesPerGroup entries' coordinates from those lanes by
+//    shuffles;
+//  - lane j of a group loads piece j (16 bytes) of each of its entries' X1 row and X2 column, so a
+//    load instruction reads whole lines, and sums its pieces' products;
+//  - the group adds its entries' partial sums by halving (scatter_sum): each lane ends with the sum
+//    of entry (group_lane >> kSumShift) of its group, which is the warp's entry
+//    lane >> kSumShift, and the first lane of each such run stores it.
+// X1 is not held in registers across iterations (the entry kernel's cache): its line is loaded per
+// entry, and in row order the groups of a warp mostly read the same line.
+#pragma once
+
+#include "cuda/entry_index.cuh"
+#include "cuda/precision.cuh"
+#include "cuda/sddmm/sddmm_config.cuh"
+#include "cuda/sddmm/sddmm_kernel.cuh"
+#include "cuda/vector.cuh"
+
+namespace sddmm::cuda {
+
+// Sums each of a lane group's kU values over its kLanes lanes (a power of two, kU <= kLanes): every
+// level exchanges half of what a lane holds with the lane `offset` away and keeps the other half,
+// then the levels left add whole sums. Lane j ends with the sum of value j >> log2(kLanes / kU). The
+// same tree of additions for every value (each addition commutes between the two lanes that make
+// it): an entry's sum does not depend on its place in the iteration. Every lane of the warp must call it.
+template <int kLanes, int kU, typename Acc>
+__device__ __forceinline__ Acc scatter_sum(Acc (&v)[kU], int group_lane) {
+  static_assert(kU >= 1 && kU <= kLanes && (kU & (kU - 1)) == 0, "kU a power of two, at most kLanes");
+#pragma unroll
+  for (int n = kU / 2, offset = kLanes / 2; n >= 1; n /= 2, offset /= 2) {
+    const bool upper = (group_lane & offset) != 0;
+#pragma unroll
+    for (int i = 0; i < n; ++i) {
+      const Acc send = upper ? v[i] : v[i + n];
+      const Acc keep = upper ? v[i + n] : v[i];
+      v[i] = keep + __shfl_xor_sync(0xffffffffu, send, offset);
+    }
+  }
+  Acc sum = v[0];
+#pragma unroll
+  for (int offset = kLanes / kU / 2; offset >= 1; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+  return sum;
+}
+
+template <typename Config, typename I>
+__global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
+    sddmm_line_kernel(const SddmmArgs<typename Config::Types, I> a) {
+  using T = typename Config::Feature;
+  using Acc = typename Config::Accumulator;
+  using O = typename Config::Types::Output;
+  using Vec = HeldVector<T, Config::kVec>;
+  using E = EntryIndex<I>;
+  constexpr int kVec = Config::kVec;
+  constexpr int kLanes = Config::kLanes;
+  constexpr int kU = Config::kEntriesPerGroup;
+  constexpr int kPerWarp = Config::kEntriesPerWarp;
+  const int lane = threadIdx.x & 31;
+  const int group_lane = lane & (kLanes - 1);
+  const int group_first = lane / kLanes * kU;    // the warp's entry that the group's slot 0 takes
+  const int held = lane % kPerWarp;              // the warp's entry whose coordinates this lane loads
+  const int summed = lane >> Config::kSumShift;  // the warp's entry whose sum this lane ends with
+  const bool stores = (group_lane & ((1 << Config::kSumShift) - 1)) == 0;
+  const E nnz = static_cast<E>(a.nnz);
+  const WarpShare<E> share = warp_share(nnz, E(kPerWarp));
+  const T* const x1 = a.x1 + group_lane * kVec;
+  const T* const x2 = a.x2 + group_lane * kVec;
+
+  if (a.nnz == 0) return;
+  E e_next = plan_entry_at<Config, I>(a, nnz, share.begin + held);
+  I row_next = a.entry_row[e_next];
+  I col_next = a.entry_col[e_next];
+  for (E base = share.begin; base < share.end; base += kPerWarp) {
+    const I row_held = row_next;
+    const I col_held = col_next;
+    e_next = plan_entry_at<Config, I>(a, nnz, base + kPerWarp + held);
+    row_next = a.entry_row[e_next];
+    col_next = a.entry_col[e_next];
+    // Value and output position of the entry this lane's sum ends with, loaded before the gathers.
+    const E e = plan_entry_at<Config, I>(a, nnz, base + summed);
+    const Acc scale = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
+    const E dst = a.caller_position != nullptr ? static_cast<E>(a.caller_position[e]) : e;
+    Vec row_piece[kU], col_piece[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      const I r = __shfl_sync(0xffffffffu, row_held, group_first + u);
+      const I c = __shfl_sync(0xffffffffu, col_held, group_first + u);
+      row_piece[u] = load_held<T, kVec>(x1 + static_cast<int64_t>(r) * a.x1_row_stride);
+      col_piece[u] = load_held<T, kVec>(x2 + static_cast<int64_t>(c) * a.x2_col_stride);
+    }
+    Acc partial[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) {
+      const Vector<Acc, kVec> wx = widen_held<Acc, T, kVec>(row_piece[u]), wy = widen_held<Acc, T, kVec>(col_piece[u]);
+      partial[u] = wx.v[0] * wy.v[0];
+#pragma unroll
+      for (int j = 1; j < kVec; ++j) partial[u] += wx.v[j] * wy.v[j];
+    }
+    const Acc sum = scatter_sum<kLanes, kU>(partial, group_lane);
+    if (stores && base + summed < nnz) a.out[dst] = narrow<O>(scale * sum);
+  }
+}
+
+}  // namespace sddmm::cuda
