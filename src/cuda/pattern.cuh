@@ -44,6 +44,7 @@ struct DevicePattern {
   OuterSplit<I> row_split;           // rows by length, for SpMM
   OuterSplit<I> col_split;           // columns by length, for transposed SpMM
   int64_t entries_per_slice = 0;     // SpMM: mean light-row entries per lane group for a warp per row
+  bool spmm_shared_indices = true;   // SpMM: wide lane groups share their index loads (tuning.hpp)
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (SpMM's slicing test)
   int sddmm_grid_max_waves = 1;      // SDDMM's CUDA-core grid: waves of resident blocks (tuning.hpp) ...
   int64_t sddmm_wave_min_products = 0;  // ... each giving every warp at least this many entries x K

@@ -37,6 +37,11 @@ int64_t spmm_heavy_row_mean_factor() {
 
 int64_t spmm_entries_per_slice() { return env_count("SDDMM_SPMM_ENTRIES_PER_SLICE", kSpmmEntriesPerSlice); }
 
+bool spmm_shared_indices() {
+  const int64_t v = env_count("SDDMM_SPMM_SHARED_INDICES", kSpmmSharedIndices ? 1 : 0);
+  return v == 1 || (v != 0 && kSpmmSharedIndices);
+}
+
 int64_t sddmm_grid_max_waves() {
   const int64_t waves = env_count("SDDMM_SDDMM_GRID_WAVES", kSddmmGridMaxWaves);
   return waves >= 1 && waves <= 64 ? waves : kSddmmGridMaxWaves;

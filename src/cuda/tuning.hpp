@@ -91,6 +91,21 @@ constexpr int64_t kSpmmScheduledWaves = 2;
 // the underfilled cases; what it showed (slicing hurts rows that fill the GPU) is the occupancy test.
 constexpr int64_t kSpmmEntriesPerSlice = 8;
 
+// SpMM, float32 features in whole-warp groups (N > 64): where the light rows average at least
+// kSpmmSharedIndicesMinMean entries, the warp loads a row's indices and values 32 at a time, one
+// per lane, and hands them round by shuffles (spmm_kernel.cuh), instead of each lane loading each
+// entry's index and value. Overridable with SDDMM_SPMM_SHARED_INDICES (0 or 1). Measured (H200,
+// 2026-11-25, 22 matrices, float32). First the shared path in the whole-warp kernel for every
+// whole-warp call, against the kernel before, N = 128 / 256: uniform 8000^2 640k-6.4M 0.90-0.97x,
+// uniform-36000-4M (111 entries a row) 1.00x; block-diagonal (64 a row) 1.03 / 1.06x, banded (11)
+// 1.22 / 1.19x, uniform-916000-5M (5.5) 1.20 / 1.19x, R-MAT (15) 1.08 / 1.11x: a batch of 32
+// lanes' loads for a row of a few entries loses. Then as now (its own kernel, from 80 entries a
+// row), SDDMM_SPMM_SHARED_INDICES 1 against 0 in one build: geomean time 0.979 / 0.964; uniform
+// 8000^2 0.91-0.98x at N = 128 (2.56M 0.1215 -> 0.1108 ms), 0.89-0.96x at N = 256 (6.4M 0.5732 ->
+// 0.5172); the matrices that do not take it within 1-2 % (the same kernel).
+constexpr bool kSpmmSharedIndices = true;
+constexpr int64_t kSpmmSharedIndicesMinMean = 80;
+
 // SDDMM, float16/bfloat16: a 16 x 64 block of the matrix (a "unit", cuda/tiles.cuh) goes to the
 // tensor-core kernel when its entries fill at least this share of its 1024 cells; sparser units
 // stay on the CUDA-core kernel, which gathers per entry and does no work for empty cells. A unit
@@ -156,6 +171,7 @@ int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
 int64_t spmm_heavy_row_entries_few();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES_FEW
 int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
+bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
 int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS
 bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL

@@ -69,6 +69,19 @@ CooMatrix duplicates(uint64_t seed) {
   return a;
 }
 
+// 100 x 2000, 20000 entries spread at random (about 200 a row) and row 7 with 3000 more: long light
+// rows beside one heavy row (heavy from 2 x the mean row length, tuning.hpp).
+CooMatrix long_light_rows_one_heavy(uint64_t seed) {
+  CooMatrix a = random_coo(100, 2000, 20000, seed);
+  Rng rng(seed + 1);
+  for (int i = 0; i < 3000; ++i) {
+    a.row.push_back(7);
+    a.col.push_back(rng.below(2000));
+    a.val.push_back(rng.uniform(-1, 1));
+  }
+  return a;
+}
+
 CooMatrix empty_matrix(int64_t rows, int64_t cols) {
   CooMatrix a;
   a.rows = rows;
@@ -160,6 +173,20 @@ std::vector<SpmmCase> spmm_cases() {
       c.seed = seed++;
       cases.push_back(c);
     }
+  }
+  // The same rows with N > 64: whole-warp lane groups that load each row's indices and values 32 at a
+  // time (float32 features, light rows of at least 80 entries on average: src/cuda/spmm/spmm.cu),
+  // N = 96 and 192 with lanes past N in a column tile; and beside a heavy row, which takes the same
+  // kernel configuration.
+  for (int64_t n : {96, 128, 192, 256}) {
+    for (bool t : {false, true}) {
+      SpmmCase c{"long light rows (whole warps)", random_coo(100, 300, 20000, seed), n, t};
+      c.seed = seed++;
+      cases.push_back(c);
+    }
+    SpmmCase heavy{"long light rows and a heavy row", long_light_rows_one_heavy(seed), n};
+    heavy.seed = seed++;
+    cases.push_back(heavy);
   }
   // Very long rows (transposed: columns), on the vector path (N = 32, 128, 256) and off it (33).
   for (int64_t n : {32, 33, 128, 256}) {

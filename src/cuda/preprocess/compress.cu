@@ -316,6 +316,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.nnz = nnz;
   p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, in_row_order); });
   p.entries_per_slice = spmm_entries_per_slice();
+  p.spmm_shared_indices = spmm_shared_indices();
   p.resident_blocks = resident_blocks(info.device_id);
   p.sddmm_grid_max_waves = static_cast<int>(sddmm_grid_max_waves());
   p.sddmm_wave_min_products = sddmm_wave_min_products();

@@ -9,7 +9,7 @@
 namespace sddmm::cuda {
 namespace {
 
-enum class SpmmKernel { kVector16, kVector16WholeWarp, kStrided };
+enum class SpmmKernel { kVector16, kVector16WholeWarp, kVector16WholeWarpShared, kStrided };
 
 struct SpmmChoice {
   SpmmKernel kernel;
@@ -23,6 +23,10 @@ struct SpmmChoice {
 //    kVector16WholeWarp instead for float32 features where the group is a whole warp (more than
 //    16 vectors: N > 64): 8 entries in flight instead of 4 (SpmmConfig has the measurement, at N =
 //    128 and 256; 16- and 64-bit features keep 4, not measured).
+//    kVector16WholeWarpShared instead where the light rows are long (at least
+//    kSpmmSharedIndicesMinMean entries on average, tuning.hpp with the measurement) and the plan
+//    allows it: the warp loads its row's indices and values 32 at a time, one per lane, and hands
+//    them round by shuffles instead of every lane loading each one.
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
 //  - slices: a whole warp takes each light row (32 / group slices) when one lane group per row
@@ -38,7 +42,7 @@ struct SpmmChoice {
 //    0.178 ms, R-MAT N = 128 2.03 vs 1.60 ms): the row's indices are read once per tile.
 template <typename P>
 SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows,
-                              int64_t entries_per_slice, int64_t resident_threads) {
+                              int64_t entries_per_slice, int64_t resident_threads, bool shared_indices) {
   using F = typename P::Feature;
   using O = typename P::Output;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -52,9 +56,12 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
   const bool underfilled = light_rows * group < resident_threads;
   const int slices = underfilled && mean >= entries_per_slice * (32 / group) ? 32 / group : 1;
-  const SpmmKernel kernel =
-      !vector ? SpmmKernel::kStrided
-              : (group == 32 && std::is_same_v<F, float> ? SpmmKernel::kVector16WholeWarp : SpmmKernel::kVector16);
+  const bool whole_warp = vector && group == 32 && std::is_same_v<F, float>;
+  const bool shared = whole_warp && shared_indices && mean >= kSpmmSharedIndicesMinMean;
+  const SpmmKernel kernel = !vector      ? SpmmKernel::kStrided
+                            : shared     ? SpmmKernel::kVector16WholeWarpShared
+                            : whole_warp ? SpmmKernel::kVector16WholeWarp
+                                         : SpmmKernel::kVector16;
   return {kernel, group, slices};
 }
 
@@ -109,8 +116,9 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.y_row_stride = y.row_stride();
   args.y_col_stride = y.col_stride();
   const OuterSplit<I>& split = transpose ? a.col_split : a.row_split;
-  const SpmmChoice choice = choose_spmm_kernel<P>(x, y, split.light_entries, split.light().size(), a.entries_per_slice,
-                                                   int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock);
+  const SpmmChoice choice =
+      choose_spmm_kernel<P>(x, y, split.light_entries, split.light().size(), a.entries_per_slice,
+                            int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock, a.spmm_shared_indices);
   args.group = choice.group;
   args.slices = choice.slices;
   switch (choice.kernel) {
@@ -118,6 +126,12 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
     case SpmmKernel::kVector16WholeWarp:
       if constexpr (std::is_same_v<typename P::Feature, float>) {
         launch<SpmmConfig<P, 16, true>, I>(args, split, stream);
+        return;
+      }
+      break;
+    case SpmmKernel::kVector16WholeWarpShared:
+      if constexpr (std::is_same_v<typename P::Feature, float>) {
+        launch<SpmmConfig<P, 16, true, true>, I>(args, split, stream);
         return;
       }
       break;

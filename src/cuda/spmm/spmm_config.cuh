@@ -8,8 +8,9 @@ namespace sddmm::cuda {
 // P: the call's element types (cuda/precision.cuh). kVectorBytes: bytes each lane loads from a row
 // of X per step (16 = 128-bit; 0 = scalar with arbitrary strides); Y is stored in 16-byte pieces.
 // kWholeWarpRows: for calls whose lane groups are whole warps (a column tile of 32 lanes, so light
-// rows are never sliced), with more entries in flight.
-template <typename P, int kVectorBytes, bool kWholeWarpRows = false>
+// rows are never sliced), with more entries in flight. kShareIndices: the group loads its row's
+// indices and values a batch at a time, one per lane, and hands them round by shuffles.
+template <typename P, int kVectorBytes, bool kWholeWarpRows = false, bool kShareIndices = false>
 struct SpmmConfig {
   using Types = P;
   using Feature = typename P::Feature;
@@ -28,10 +29,16 @@ struct SpmmConfig {
   // against 4 everywhere: 0.969 (two rounds). It costs registers: 48 instead of 40 (sm_90), 5
   // blocks per multiprocessor instead of 6.
   static constexpr int kEntriesInFlight = kWholeWarpRows ? 8 : 4;
+  // Shared index loads (spmm_kernel.cuh; spmm.cu says when): a configuration of its own, because
+  // the path costs registers wherever it is compiled in, taken or not (sm_90: the float32 kernels
+  // 40 -> 48 registers with 20 bytes spilled, whole-warp 48 -> 64; the strided and 16-bit ones
+  // spilled 4-64 bytes), and calls that do not take it ran up to 8 % slower in that kernel.
+  static constexpr bool kSharedIndices = kShareIndices;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 8, "entries in flight per lane");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
+  static_assert(!kShareIndices || (kWholeWarpRows && !kStrided), "shared index loads by whole-warp groups");
 };
 
 // One launch: y(o, :) = sum over entries e of o of value[e] * x(index[e], :) for every outer index o

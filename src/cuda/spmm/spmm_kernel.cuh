@@ -29,6 +29,21 @@ __device__ __forceinline__ HeldVector<typename Config::Feature, Config::kVec> lo
 template <typename Config>
 using AccVector = Vector<typename Config::Accumulator, Config::kVec>;
 
+// acc += scale * x.
+template <typename Config>
+__device__ __forceinline__ void add_scaled(AccVector<Config>& acc, typename Config::Accumulator scale,
+                                           const HeldVector<typename Config::Feature, Config::kVec>& x) {
+  const AccVector<Config> w = widen_held<typename Config::Accumulator, typename Config::Feature, Config::kVec>(x);
+#pragma unroll
+  for (int t = 0; t < Config::kVec; ++t) acc.v[t] += scale * w.v[t];
+}
+
+// The lanes of this lane's group (a.group lanes, aligned) as a shuffle mask.
+__device__ __forceinline__ unsigned group_mask(int group) {
+  const int first = (threadIdx.x & 31) & ~(group - 1);
+  return group == 32 ? 0xffffffffu : ((1u << group) - 1u) << first;
+}
+
 // Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end), in entry order. Entries go
 // kEntriesInFlight at a time: their indices, values and X rows are all loaded before the
 // arithmetic, so several gathers are outstanding per lane instead of one.
@@ -70,6 +85,82 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<t
   return acc;
 }
 
+// The same sum where the lane group shares its index loads (SpmmConfig::kSharedIndices, taken when
+// shares_indices; spmm.cu chooses the configuration): the group loads a batch of a.group entries'
+// indices and values at once, one per lane (coalesced), and hands them round by shuffles, instead
+// of every lane loading every entry's index and value (one address across the group: a load per
+// entry). The same additions in the same order. Every lane of the group must call it with the same
+// begin and end; a lane whose columns lie past N (in_range false) takes part in the shuffles and
+// sums nothing.
+template <typename Config, typename I>
+__device__ __forceinline__ AccVector<Config> accumulate_entries_shared(const SpmmArgs<typename Config::Types, I>& a,
+                                                                       int64_t begin, int64_t end, int64_t j,
+                                                                       bool in_range) {
+  using F = typename Config::Feature;
+  using Acc = typename Config::Accumulator;
+  constexpr int kVec = Config::kVec;
+  constexpr int kU = Config::kEntriesInFlight;
+  AccVector<Config> acc;
+#pragma unroll
+  for (int t = 0; t < kVec; ++t) acc.v[t] = Acc(0);
+  const unsigned mask = group_mask(a.group);
+  const int group_lane = threadIdx.x & (a.group - 1);
+  for (int64_t batch = begin; batch < end; batch += a.group) {
+    const int64_t mine = batch + group_lane;
+    const I index = mine < end ? a.index[mine] : I(0);
+    const Acc value = mine < end && a.value != nullptr ? Acc(widen(a.value[mine])) : Acc(1);
+    const int count = end - batch < a.group ? static_cast<int>(end - batch) : a.group;
+    int u0 = 0;
+    for (; u0 + kU <= count; u0 += kU) {
+      I idx[kU];
+      Acc scale[kU];
+      HeldVector<F, kVec> xv[kU];
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {
+        idx[u] = __shfl_sync(mask, index, u0 + u, a.group);
+        scale[u] = __shfl_sync(mask, value, u0 + u, a.group);
+      }
+      if (in_range) {
+#pragma unroll
+        for (int u = 0; u < kU; ++u) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(idx[u]), j);
+#pragma unroll
+        for (int u = 0; u < kU; ++u) add_scaled<Config>(acc, scale[u], xv[u]);
+      }
+    }
+    for (; u0 < count; ++u0) {
+      const I idx = __shfl_sync(mask, index, u0, a.group);
+      const Acc scale = __shfl_sync(mask, value, u0, a.group);
+      if (in_range) add_scaled<Config>(acc, scale, load_x<Config, I>(a, static_cast<int64_t>(idx), j));
+    }
+  }
+  return acc;
+}
+
+// Whether this launch's lane groups share their index loads: configs made for it
+// (SpmmConfig::kSharedIndices), whose groups hold at least kEntriesInFlight lanes (a batch holds at
+// least one round of entries in flight; whole warps always do).
+template <typename Config, typename I>
+__device__ __forceinline__ bool shares_indices(const SpmmArgs<typename Config::Types, I>& a) {
+  return Config::kSharedIndices && a.group >= Config::kEntriesInFlight;
+}
+
+// The sum for a lane whose columns may lie past N (zeros there), every lane of the group calling it.
+template <typename Config, typename I>
+__device__ __forceinline__ AccVector<Config> accumulate_tile(const SpmmArgs<typename Config::Types, I>& a,
+                                                             int64_t begin, int64_t end, int64_t j, bool shares) {
+  if constexpr (Config::kSharedIndices) {
+    if (shares) return accumulate_entries_shared<Config, I>(a, begin, end, j, j < a.n);
+  }
+  AccVector<Config> acc;
+  if (j < a.n) {
+    acc = accumulate_entries<Config, I>(a, begin, end, j);
+  } else {
+#pragma unroll
+    for (int t = 0; t < Config::kVec; ++t) acc.v[t] = typename Config::Accumulator(0);
+  }
+  return acc;
+}
+
 template <typename Config, typename I>
 __device__ __forceinline__ void store_row_slice(const SpmmArgs<typename Config::Types, I>& a, int64_t o, int64_t j,
                                                 const AccVector<Config>& acc) {
@@ -99,7 +190,7 @@ __device__ __forceinline__ void sum_across_groups(AccVector<Config>& acc, int gr
 // matrices that use one slice (banded, block-diagonal, SBM; H200, bench/RESULTS.md).
 template <typename Config, typename I, bool kSliced>
 __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types, I>& a, int64_t block, int64_t blocks) {
-  using Acc = typename Config::Accumulator;
+  const bool shares = shares_indices<Config, I>(a);
   constexpr int kVec = Config::kVec;
   if constexpr (!kSliced) {
     const int group_lane = threadIdx.x & (a.group - 1);
@@ -109,8 +200,17 @@ __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types
       const int64_t o = a.light[item];
       const int64_t begin = a.offsets[o];
       const int64_t end = a.offsets[o + 1];
-      for (int64_t j = int64_t{group_lane} * kVec; j < a.n; j += int64_t{a.group} * kVec) {
-        store_row_slice<Config, I>(a, o, j, accumulate_entries<Config, I>(a, begin, end, j));
+      if (shares) {
+        // Column tiles in step across the group (the shared loads need all of its lanes).
+        for (int64_t tile = 0; tile < a.n; tile += int64_t{a.group} * kVec) {
+          const int64_t j = tile + int64_t{group_lane} * kVec;
+          const AccVector<Config> acc = accumulate_tile<Config, I>(a, begin, end, j, true);
+          if (j < a.n) store_row_slice<Config, I>(a, o, j, acc);
+        }
+      } else {
+        for (int64_t j = int64_t{group_lane} * kVec; j < a.n; j += int64_t{a.group} * kVec) {
+          store_row_slice<Config, I>(a, o, j, accumulate_entries<Config, I>(a, begin, end, j));
+        }
       }
     }
   } else {
@@ -128,13 +228,7 @@ __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types
       const int64_t slice_end = begin + min(length, (slice + 1) * per_slice);
       for (int64_t tile = 0; tile < a.n; tile += int64_t{a.group} * kVec) {
         const int64_t j = tile + int64_t{group_lane} * kVec;
-        AccVector<Config> acc;
-        if (j < a.n) {
-          acc = accumulate_entries<Config, I>(a, slice_begin, slice_end, j);
-        } else {
-#pragma unroll
-          for (int t = 0; t < kVec; ++t) acc.v[t] = Acc(0);
-        }
+        AccVector<Config> acc = accumulate_tile<Config, I>(a, slice_begin, slice_end, j, shares);
         sum_across_groups<Config>(acc, a.group);
         if (slice == 0 && j < a.n) store_row_slice<Config, I>(a, o, j, acc);
       }
@@ -148,7 +242,6 @@ __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types
 // in warp order from shared memory.
 template <typename Config, typename I>
 __device__ __forceinline__ void heavy_row(const SpmmArgs<typename Config::Types, I>& a, int block) {
-  using Acc = typename Config::Accumulator;
   constexpr int kVec = Config::kVec;
   constexpr int kWarps = Config::kThreadsPerBlock / 32;
   __shared__ AccVector<Config> warp_sum[kWarps * 32];  // (warp, lane of its first group)
@@ -169,13 +262,7 @@ __device__ __forceinline__ void heavy_row(const SpmmArgs<typename Config::Types,
   const int64_t j = (int64_t{tile} * a.group + group_lane) * kVec;
   const bool in_range = j < a.n;
 
-  AccVector<Config> acc;
-  if (in_range) {
-    acc = accumulate_entries<Config, I>(a, slice_begin, slice_end, j);
-  } else {
-#pragma unroll
-    for (int t = 0; t < kVec; ++t) acc.v[t] = Acc(0);
-  }
+  AccVector<Config> acc = accumulate_tile<Config, I>(a, slice_begin, slice_end, j, shares_indices<Config, I>(a));
   sum_across_groups<Config>(acc, a.group);
   if (group_id * a.group == warp * 32) warp_sum[warp * 32 + group_lane] = acc;  // the warp's first group
   __syncthreads();
