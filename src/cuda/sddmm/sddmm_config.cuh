@@ -83,12 +83,12 @@ struct SddmmLineConfig {
   // cached X1 row. A warp then takes 16 entries per iteration (128-byte lines) or 32 (64-byte).
   static constexpr int kEntriesPerGroup = 4;
   static constexpr int kEntriesPerWarp = 32 / kLanes * kEntriesPerGroup;
-  // The halving leaves each entry's sum in kLanes / kEntriesPerGroup lanes: log2 of that.
-  static constexpr int kSumShift = kLanes == 8 ? 1 : 0;
+  // The halving leaves each entry's sum in kLanes / kEntriesPerGroup lanes (1 or 2): log2 of that.
+  static constexpr int kSumShift = kLanes / kEntriesPerGroup == 2 ? 1 : 0;
   // Blocks per multiprocessor the registers must allow (__launch_bounds__): 4, as the entry kernel.
   static constexpr int kMinBlocksPerSm = 4;
   static_assert(kLineBytes == 64 || kLineBytes == 128, "one 64- or 128-byte line per entry");
-  static_assert(kEntriesPerGroup <= kLanes, "each lane ends with at most one entry");
+  static_assert(kLanes / kEntriesPerGroup == 1 || kLanes / kEntriesPerGroup == 2, "one or two lanes per entry's sum");
   static_assert(kEntriesPerWarp <= 32, "a lane holds the coordinates of one entry of the iteration");
 };
 
