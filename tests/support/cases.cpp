@@ -11,6 +11,15 @@ namespace {
 
 using testkit::CooMatrix;
 
+// Appends `count` entries to row `row`, at random columns below `cols`, values in [-1, 1).
+void add_row_entries(CooMatrix& a, int64_t row, int count, int64_t cols, Rng& rng) {
+  for (int i = 0; i < count; ++i) {
+    a.row.push_back(row);
+    a.col.push_back(rng.below(cols));
+    a.val.push_back(rng.uniform(-1, 1));
+  }
+}
+
 // 300 x 200 with every 7th row empty and row 5 holding 3000 entries (heavy row, many duplicates).
 CooMatrix skewed(uint64_t seed) {
   CooMatrix a = random_coo(300, 200, 4000, seed);
@@ -18,11 +27,7 @@ CooMatrix skewed(uint64_t seed) {
     if (a.row[p] % 7 == 0) a.row[p] = 5;
   }
   Rng rng(seed + 1);
-  for (int i = 0; i < 3000; ++i) {
-    a.row.push_back(5);
-    a.col.push_back(rng.below(200));
-    a.val.push_back(rng.uniform(-1, 1));
-  }
+  add_row_entries(a, 5, 3000, 200, rng);
   return a;
 }
 
@@ -43,13 +48,7 @@ CooMatrix long_rows(uint64_t seed, bool transposed) {
     a.val.push_back(base.val[static_cast<size_t>(p)]);
   }
   Rng rng(seed + 1);
-  for (const auto& [row, count] : lengths) {
-    for (int i = 0; i < count; ++i) {
-      a.row.push_back(row);
-      a.col.push_back(rng.below(6000));
-      a.val.push_back(rng.uniform(-1, 1));
-    }
-  }
+  for (const auto& [row, count] : lengths) add_row_entries(a, row, count, 6000, rng);
   if (transposed) {
     std::swap(a.rows, a.cols);
     std::swap(a.row, a.col);
@@ -74,11 +73,7 @@ CooMatrix duplicates(uint64_t seed) {
 CooMatrix long_light_rows_one_heavy(uint64_t seed) {
   CooMatrix a = random_coo(100, 2000, 20000, seed);
   Rng rng(seed + 1);
-  for (int i = 0; i < 3000; ++i) {
-    a.row.push_back(7);
-    a.col.push_back(rng.below(2000));
-    a.val.push_back(rng.uniform(-1, 1));
-  }
+  add_row_entries(a, 7, 3000, 2000, rng);
   return a;
 }
 
