@@ -54,6 +54,11 @@ bool sddmm_line_kernel() {
   return v == 1 || (v != 0 && kSddmmLineKernel);
 }
 
+int sddmm_row_shares() {
+  const int64_t v = env_count("SDDMM_SDDMM_ROW_SHARES", -1);
+  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
+}
+
 double tensor_core_min_density() { return env_fraction("SDDMM_TC_MIN_DENSITY", kTensorCoreMinDensity); }
 
 double tensor_core_min_density_float32() {

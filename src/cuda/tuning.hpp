@@ -76,6 +76,18 @@ constexpr int64_t kSddmmWaveMinProducts = 16384;
 // kernel as much slower (process-to-process spread, bench/RESULTS.md).
 constexpr bool kSddmmLineKernel = true;
 
+// SDDMM, CUDA cores: warps take whole rows (an even split of the rows) instead of equal shares of
+// the entries where rows hold at least this many entries on average, X2's columns exceed the L2
+// and no row is heavy (the rule: choose_sddmm_kernel in sddmm.cu). Measured (H200, 2026-11-25, 22
+// matrices x K = 32/128/256, SDDMM_SDDMM_ROW_SHARES 1 against 0 in one build, two rounds, float32):
+// uniform 300000 x 103000 (230 per row, X2 105 MB at K = 256) 12.07 -> 10.14 ms at K = 256 (0.98 ->
+// 1.16x cuSPARSE), 4.25 -> 4.12 ms at K = 128 (53 MB); but where X2 fits the L2 they lose: uniform
+// 8000^2 +3-6 % at K = 128/256 and +8-15 % at K = 32 (the line kernel computes up to 15 entries per
+// warp past its share's end), float16 K = 256 +13 %; and with short rows even past the L2: uniform
+// 106000^2 (28 per row, X2 108 MB) +2 % at K = 256, +7 % at K = 128; SBM (55 per row, 205 MB) -1 %.
+// The threshold lies between 55 and 230 entries; 128 is not measured more closely.
+constexpr int64_t kSddmmRowSharesMinMeanRow = 128;
+
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left
 // to the hardware's block scheduler; more take the persistent grid of one wave. Measured (H200,
@@ -175,6 +187,7 @@ bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
 int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS
 bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL
+int sddmm_row_shares();    // SDDMM_SDDMM_ROW_SHARES: 1 or 0 when set so, else -1 (the rule)
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE

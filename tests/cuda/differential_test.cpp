@@ -39,6 +39,16 @@ TEST_SUITE("gpu") {
     REQUIRE(unsetenv("SDDMM_SDDMM_WAVE_PRODUCTS") == 0);
   }
 
+  TEST_CASE("gpu: the SDDMM CUDA-core kernels with warps taking whole rows (suite cases and real graphs)") {
+    // By default warps take whole rows only where X2 exceeds the L2 and rows are long (sddmm.cu),
+    // which no case here is; this override gives them whole rows wherever the plan has no heavy
+    // row: shares that end anywhere in an iteration, warps with no rows (more warps than rows).
+    REQUIRE(setenv("SDDMM_SDDMM_ROW_SHARES", "1", 1) == 0);
+    for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    REQUIRE(unsetenv("SDDMM_SDDMM_ROW_SHARES") == 0);
+  }
+
   TEST_CASE("gpu: real graphs from Matrix Market files") {
     const auto sddmm = graph_sddmm_cases();
     REQUIRE_MESSAGE(sddmm.size() == 5 * supported_precisions().size(), "expected the 5 graphs of shared/data in ", SDDMM_TEST_DATA_DIR);

@@ -173,6 +173,12 @@ int resident_blocks(int device) {
   return sms * (threads / 256 > 0 ? threads / 256 : 1);
 }
 
+int64_t l2_bytes(int device) {
+  int bytes = 0;
+  check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute");
+  return bytes;
+}
+
 // The plan's arrays, carved from its one allocation.
 template <typename T, typename I>
 void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool in_row_order) {
@@ -321,6 +327,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_grid_max_waves = static_cast<int>(sddmm_grid_max_waves());
   p.sddmm_wave_min_products = sddmm_wave_min_products();
   p.sddmm_line_kernel = sddmm_line_kernel();
+  p.sddmm_row_shares = sddmm_row_shares();
+  p.l2_bytes = l2_bytes(info.device_id);
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
 
   // One scratch for every phase below, sized for the largest.

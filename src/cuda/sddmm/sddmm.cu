@@ -15,8 +15,9 @@ enum class SddmmKernel { kVector16, kLine64, kLine128, kStrided };
 
 struct SddmmChoice {
   SddmmKernel kernel;
-  int group;     // lanes per entry
-  bool tensor;   // the plan's dense units go to the tensor-core kernel, the other entries to `kernel`
+  int group;        // lanes per entry
+  bool tensor;      // the plan's dense units go to the tensor-core kernel, the other entries to `kernel`
+  bool row_shares;  // each warp of `kernel` takes whole rows (SddmmArgs::row_offsets), not an equal share
 };
 
 // The one place that picks the SDDMM kernels for a call.
@@ -35,6 +36,12 @@ struct SddmmChoice {
 //    the features are of the values' type, the operands suit it (the vector path's layout and
 //    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
 //    every entry takes the CUDA-core kernel.
+//  - row_shares: the CUDA-core kernel's warps take whole rows instead of equal shares of the entries
+//    where the plan has no heavy row (none above max(32, twice the mean): whole rows cannot
+//    unbalance the warps by much), no tensor-core split, rows of at least kSddmmRowSharesMinMeanRow
+//    entries on average, and X2's columns more bytes than the L2 holds: warps in phase then sweep a
+//    window of X2 at a time instead of all of it (tuning.hpp has the measurement; where X2 fits the
+//    L2 the row shares were slower). SDDMM_SDDMM_ROW_SHARES=1 / 0 forces them on / off.
 // K = 32 .. 256 fit the tensor-core kernel's registers; the dense units must be full enough on
 // average to beat the CUDA-core kernel, fuller below K = 128, and fuller still there for float32's
 // TF32 split, whose three mma per step cost more than the CUDA-core kernel saves at short K
@@ -51,9 +58,9 @@ bool tensor_split(const DevicePattern<V, I>& a) {
   return std::is_same_v<V, float> && !a.allow_tf32;
 }
 
-template <typename P>
-SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool has_dense_units, double dense_density,
-                                bool split, bool line_kernel) {
+template <typename P, typename I>
+SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, const DenseView& x1,
+                                const DenseView& x2) {
   using F = typename P::Feature;
   using V = typename P::Value;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -65,20 +72,27 @@ SddmmChoice choose_sddmm_kernel(const DenseView& x1, const DenseView& x2, bool h
   const int64_t per_lane = vector ? SddmmConfig<P, 16>::kStepsPerLane : SddmmConfig<P, 0>::kStepsPerLane;
   const int64_t steps = ((vector ? k / kVec : k) + per_lane - 1) / per_lane;
   const int group = lanes_covering(steps);
-  const bool tensor = has_dense_units && std::is_same_v<F, V> && vector && tensor_cores_pay(k, dense_density, split);
+  const bool tensor =
+      !a.tiles.empty() && std::is_same_v<F, V> && vector && tensor_cores_pay(k, a.tiles.density(), tensor_split(a));
   const int64_t line_bytes = k * int64_t{sizeof(F)};
   const SddmmKernel kernel = !vector                            ? SddmmKernel::kStrided
-                             : line_kernel && line_bytes == 64  ? SddmmKernel::kLine64
-                             : line_kernel && line_bytes == 128 ? SddmmKernel::kLine128
+                             : a.sddmm_line_kernel && line_bytes == 64  ? SddmmKernel::kLine64
+                             : a.sddmm_line_kernel && line_bytes == 128 ? SddmmKernel::kLine128
                                                                 : SddmmKernel::kVector16;
-  return {kernel, group, tensor};
+  const bool no_heavy_row = a.row_split.heavy().size() == 0 && !tensor;
+  const bool gathers_past_l2 = a.cols * k * int64_t{sizeof(F)} > a.l2_bytes;
+  const bool row_shares = no_heavy_row && (a.sddmm_row_shares == 1 ||
+                                           (a.sddmm_row_shares < 0 && gathers_past_l2 &&
+                                            a.nnz >= kSddmmRowSharesMinMeanRow * a.rows));
+  return {kernel, group, tensor, row_shares};
 }
 
 // A grid of whole waves of the blocks that run on the GPU at once (cuda/occupancy.cuh): up to
 // max_waves of them while each warp still gets min_products products (entries x K) per wave
 // (tuning.hpp), and fewer blocks for small problems. Each block loops over its warps' shares;
 // millions of short-lived blocks cost more in scheduling than they do.
-// per_warp: the entries a warp takes per iteration of its loop.
+// per_warp: the entries a warp takes per iteration of its loop. Where warps take whole rows
+// (args.row_offsets), the grid has at most one warp per row.
 template <auto kKernel, int kThreads, typename Args>
 void launch(const Args& args, int64_t per_warp, int64_t max_waves, int64_t min_products, cudaStream_t stream) {
   constexpr int64_t kWarps = kThreads / 32;
@@ -89,7 +103,9 @@ void launch(const Args& args, int64_t per_warp, int64_t max_waves, int64_t min_p
   const int64_t fill = min_entries > 0 ? args.nnz / resident / kWarps / min_entries : max_waves;
   const int64_t waves = fill < 1 ? 1 : fill < max_waves ? fill : max_waves;
   const int64_t per_block = kWarps * per_warp;  // entries per iteration
-  const int64_t needed = (args.nnz + per_block - 1) / per_block;
+  // Whole rows per warp (row_offsets): no more warps than rows.
+  const int64_t needed =
+      args.row_offsets != nullptr ? (args.rows + kWarps - 1) / kWarps : (args.nnz + per_block - 1) / per_block;
   const int grid = static_cast<int>(needed < resident * waves ? needed : resident * waves);
   kKernel<<<grid, kThreads, 0, stream>>>(args);
   check_launch("SDDMM CUDA-core kernel");
@@ -196,9 +212,12 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_k_stride = x2.row_stride();
   args.x2_col_stride = x2.col_stride();
   args.out = static_cast<typename P::Output*>(out);
-  const SddmmChoice choice =
-      choose_sddmm_kernel<P>(x1, x2, !a.tiles.empty(), a.tiles.density(), tensor_split(a), a.sddmm_line_kernel);
+  const SddmmChoice choice = choose_sddmm_kernel<P, I>(a, x1, x2);
   args.group = choice.group;
+  if (choice.row_shares) {
+    args.row_offsets = a.row_offsets.get();
+    args.rows = a.rows;
+  }
   if (choice.tensor) {
     run_tensor<P, I>(a, x1, x2, out, stream);
     args.entry_list = a.tiles.cuda_core_entries.get();

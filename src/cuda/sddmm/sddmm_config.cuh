@@ -114,6 +114,11 @@ struct SddmmArgs {
   int64_t x2_col_stride = 0;
   O* out = nullptr;                    // (plan entries) caller order
   int group = 32;                      // lanes per entry: a power of two <= 32
+  // Or, where the launch computes every plan entry (no entry_list): the plan's CSR offsets, and
+  // then each warp takes whole rows (an even split of the rows) instead of an equal share of the
+  // entries: warps that start their rows together sweep the columns together (sddmm_kernel.cuh).
+  const int64_t* row_offsets = nullptr;
+  int64_t rows = 0;
 };
 
 }  // namespace sddmm::cuda

@@ -90,6 +90,32 @@ __device__ __forceinline__ WarpShare<E> warp_share(E nnz, E per_warp) {
   return {warp * share, (warp + 1) * share < nnz ? (warp + 1) * share : nnz};
 }
 
+// This warp's entries when warps take whole rows (SddmmArgs::row_offsets): rows [r(w), r(w + 1)) of
+// an even split, r(w) = w * (rows / warps) + min(w, rows % warps). In row order the warps then
+// start their rows together and, rows of similar length sorted by column, reach shared columns of
+// X2 at about the same time: where X2 exceeds the L2 the warps in flight sweep a window of it
+// instead of all of it (uniform 300000 x 103000, K = 256: 16 % faster). Where X2 fits the L2 this
+// gained nothing and lost 3-15 % (tuning.hpp, kSddmmRowSharesMinMeanRow), though ncu had
+// cuSPARSE's warp-per-row kernel reading 19 % fewer L2 sectors than its gathers on uniform
+// 8000^2, K = 256. A share's end is no multiple of the iteration's entries: past it, entries are
+// computed (the next warp's) but not stored.
+template <typename E>
+__device__ __forceinline__ WarpShare<E> warp_rows_share(const int64_t* row_offsets, int64_t rows) {
+  const int64_t warp = (int64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
+  const int64_t warps = (int64_t{gridDim.x} * blockDim.x) / 32;
+  const int64_t per = rows / warps, extra = rows % warps;
+  const int64_t first = warp * per + (warp < extra ? warp : extra);
+  const int64_t last = first + per + (warp < extra ? 1 : 0);
+  return {static_cast<E>(row_offsets[first]), static_cast<E>(row_offsets[last])};
+}
+
+// The launch's share for this warp: whole rows where the arguments give the row offsets, else an
+// equal share of the entries.
+template <typename P, typename I, typename E>
+__device__ __forceinline__ WarpShare<E> launch_share(const SddmmArgs<P, I>& a, E nnz, E per_warp) {
+  return a.row_offsets != nullptr ? warp_rows_share<E>(a.row_offsets, a.rows) : warp_share(nnz, per_warp);
+}
+
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
     sddmm_entry_kernel(const SddmmArgs<typename Config::Types, I> a) {
@@ -107,7 +133,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int groups_per_warp = 32 / a.group;
   const E nnz = static_cast<E>(a.nnz);
   const E per_warp = E(groups_per_warp) * kU;  // entries a warp takes per iteration
-  const WarpShare<E> share = warp_share(nnz, per_warp);
+  const WarpShare<E> share = launch_share(a, nnz, per_warp);
   [[maybe_unused]] const int64_t vectors = a.k / kVec;  // vector path: K is a multiple of kVec
   [[maybe_unused]] const bool one_pass = vectors <= int64_t{a.group} * kSteps;
   [[maybe_unused]] const bool all_inside = vectors == int64_t{a.group} * kSteps;
@@ -207,7 +233,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     if (group_lane == 0) {
 #pragma unroll
       for (int i = 0; i < kU; ++i) {
-        if (group_entry(base, i, groups_per_warp, group_in_warp) < nnz) {
+        if (group_entry(base, i, groups_per_warp, group_in_warp) < share.end) {
           a.out[dst[i]] = narrow<O>(scale[i] * acc[i]);
         }
       }

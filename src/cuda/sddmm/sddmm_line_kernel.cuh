@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int summed = lane >> Config::kSumShift;  // the warp's entry whose sum this lane ends with
   const bool stores = (group_lane & ((1 << Config::kSumShift) - 1)) == 0;
   const E nnz = static_cast<E>(a.nnz);
-  const WarpShare<E> share = warp_share(nnz, E(kPerWarp));
+  const WarpShare<E> share = launch_share(a, nnz, E(kPerWarp));
   const T* const x1 = a.x1 + group_lane * kVec;
   const T* const x2 = a.x2 + group_lane * kVec;
 
@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
       for (int j = 1; j < kVec; ++j) partial[u] += wx.v[j] * wy.v[j];
     }
     const Acc sum = scatter_sum<kLanes, kU>(partial, group_lane);
-    if (stores && base + summed < nnz) a.out[dst] = narrow<O>(scale * sum);
+    if (stores && base + summed < share.end) a.out[dst] = narrow<O>(scale * sum);
   }
 }
 
