@@ -5,8 +5,10 @@
 // which plans: lists_tensor_core_units in preprocess/compress.cu); float64 plans never pay for it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
+#include "core/matrix.hpp"
 #include "cuda/carved.cuh"
 #include "cuda/runtime.cuh"
 
@@ -53,5 +55,20 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
                                      void* scratch, size_t scratch_bytes, cudaStream_t stream);
 template <typename V, typename I>
 size_t tensor_tile_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
+
+// The entries a unit must hold to fill min_density of its cells (at least 1).
+inline int64_t unit_min_entries(double min_density) {
+  const double wanted = std::ceil(min_density * kUnitRows * kUnitCols);
+  constexpr int64_t kCap = 2 * kUnitRows * kUnitCols;  // past any unit's count (no overflow from huge densities)
+  return wanted < 1.0 ? 1 : wanted > double(kCap) ? kCap : static_cast<int64_t>(wanted);
+}
+
+// The census (preprocess/census.cu): the entries that lie in units of at least min_entries, counted
+// from the caller's validated input (COO or CSR) with one counter per unit in `counters`, device
+// memory of counter_bytes that nothing else uses meanwhile; -1 when the units' counters do not fit
+// there. The number build_tensor_tiles compares with min_share, without its sort. Synchronises
+// `stream`.
+int64_t count_dense_unit_entries(const SparseInput& input, int64_t rows, int64_t cols, int64_t nnz,
+                                 int64_t min_entries, void* counters, size_t counter_bytes, cudaStream_t stream);
 
 }  // namespace sddmm::cuda

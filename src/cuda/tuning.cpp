@@ -59,6 +59,11 @@ int sddmm_row_shares() {
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;
 }
 
+bool unit_census() {
+  const int64_t v = env_count("SDDMM_UNIT_CENSUS", kUnitCensus ? 1 : 0);
+  return v == 1 || (v != 0 && kUnitCensus);
+}
+
 double tensor_core_min_density() { return env_fraction("SDDMM_TC_MIN_DENSITY", kTensorCoreMinDensity); }
 
 double tensor_core_min_density_float32() {

@@ -177,6 +177,12 @@ constexpr double kTensorCoreMinDensityFloat32 = 0.06;
 // 0.588 vs 0.531.
 constexpr double kTensorCoreMinShare = 0.25;
 
+// Plan creation counts the entries in dense units first (a counter per unit: preprocess/census.cu)
+// where the units' counters fit in the plan's CSC row array (units <= about nnz), and skips the
+// tensor-core listing when that count says it would keep no unit. Overridable with
+// SDDMM_UNIT_CENSUS (0 or 1). MEASUREMENT PENDING.
+constexpr bool kUnitCensus = true;
+
 // The values as plan creation reads them: the constants above, or the environment variable named
 // beside each when it holds a valid value (for the benchmark's before/after runs).
 int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
@@ -191,6 +197,7 @@ int sddmm_row_shares();    // SDDMM_SDDMM_ROW_SHARES: 1 or 0 when set so, else -
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE
+bool unit_census();  // SDDMM_UNIT_CENSUS
 bool float32_tensor_cores();  // SDDMM_F32_TENSOR_CORES
 
 }  // namespace sddmm::cuda

@@ -5,7 +5,7 @@
 // strip and chunk that are partial, entries in shuffled caller order, with and without values, K on
 // and off the tensor-core list, and the density threshold forced both ways (SDDMM_TC_MIN_DENSITY,
 // SDDMM_TC_MIN_DENSITY_F32). Here too, as it needs the same checks: the CUDA-core line kernel's
-// choice (SDDMM_SDDMM_LINE_KERNEL).
+// choice (SDDMM_SDDMM_LINE_KERNEL), and the unit census that skips listings that would keep no unit.
 #if defined(SDDMM_TESTS_HAVE_CUDA)  // the half types come from the CUDA toolkit's headers
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -72,6 +72,7 @@ struct Tf32 {
 struct Pattern {
   int64_t rows = 200, cols = 600;
   std::vector<int32_t> row, col;
+  bool csr = false;  // created with sddmm_create_csr (the entries then in row order), else sddmm_create_coo
 };
 
 Pattern make_pattern(uint32_t seed) {
@@ -157,6 +158,10 @@ Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* m
 
   using sddmm::test::Buffer;
   Buffer d_row = Buffer::from(SDDMM_BACKEND_CUDA, p.row), d_col = Buffer::from(SDDMM_BACKEND_CUDA, p.col);
+  std::vector<int32_t> offsets(static_cast<size_t>(p.rows + 1), 0);  // CSR, from the row-ordered entries
+  for (const int32_t r : p.row) ++offsets[static_cast<size_t>(r) + 1];
+  for (size_t r = 1; r < offsets.size(); ++r) offsets[r] += offsets[r - 1];
+  Buffer d_offsets = Buffer::from(SDDMM_BACKEND_CUDA, offsets);
   Buffer d_values = Buffer::from(SDDMM_BACKEND_CUDA, values);
   Buffer d_x1 = Buffer::from(SDDMM_BACKEND_CUDA, x1), d_x2 = Buffer::from(SDDMM_BACKEND_CUDA, x2);
   const std::vector<T> poison(static_cast<size_t>(nnz), T(NAN));
@@ -167,9 +172,15 @@ Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* m
   {
     const ScopedEnv threshold(H::kThresholdVariable, min_density);
     const ScopedEnv other(env, env_value);
-    created = sddmm_create_coo(&a, p.rows, p.cols, nnz, d_row.get(), d_col.get(), SDDMM_INDEX_INT32,
-                               with_values ? d_values.get() : nullptr, H::kDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
-                               nullptr);
+    if (p.csr) {
+      created = sddmm_create_csr(&a, p.rows, p.cols, nnz, d_offsets.get(), d_col.get(), SDDMM_INDEX_INT32,
+                                 with_values ? d_values.get() : nullptr, H::kDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
+                                 nullptr);
+    } else {
+      created = sddmm_create_coo(&a, p.rows, p.cols, nnz, d_row.get(), d_col.get(), SDDMM_INDEX_INT32,
+                                 with_values ? d_values.get() : nullptr, H::kDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
+                                 nullptr);
+    }
   }
   REQUIRE_MESSAGE(created == SDDMM_STATUS_SUCCESS, sddmm_last_error());
   const sddmm_dense_t dx1{d_x1.get(), p.rows, k, ld1, SDDMM_LAYOUT_ROW_MAJOR, H::kDtype};
@@ -295,6 +306,37 @@ void check_line_kernel_choice(std::initializer_list<std::pair<int64_t, bool>> ca
   }
 }
 
+// The unit census (src/cuda/preprocess/census.cu) lets plan creation skip the listing when the
+// dense units hold less than SDDMM_TC_MIN_SHARE of the entries. make_pattern's dense units hold
+// about 98.7 % of them (the sparse rows' units hold ~5 entries, below every threshold): with the
+// share at 0.9 the plan keeps its units (the outputs differ from a plan without units, threshold
+// 2, in their last bits), at 0.999 it has none (the same bits), whether the census ran or not
+// (SDDMM_UNIT_CENSUS=0: the listing decides alone), from COO in shuffled order and from CSR (the
+// census finds each entry's row in the offsets).
+template <typename H>
+void check_unit_census() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  Pattern shuffled = make_pattern(2030);
+  Pattern csr = shuffled;
+  std::vector<size_t> order(csr.row.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return shuffled.row[x] < shuffled.row[y]; });
+  for (size_t i = 0; i < order.size(); ++i) csr.row[i] = shuffled.row[order[i]], csr.col[i] = shuffled.col[order[i]];
+  csr.csr = true;
+  for (const Pattern* p : {&shuffled, &csr}) {
+    CAPTURE(p->csr);
+    const Outcome none = check_sddmm<H>(*p, 256, true, "2");
+    for (const char* census : {"1", "0"}) {
+      CAPTURE(census);
+      const ScopedEnv on_or_off("SDDMM_UNIT_CENSUS", census);
+      const Outcome kept = check_sddmm<H>(*p, 256, true, nullptr, "SDDMM_TC_MIN_SHARE", "0.9");
+      const Outcome skipped = check_sddmm<H>(*p, 256, true, nullptr, "SDDMM_TC_MIN_SHARE", "0.999");
+      CHECK(kept.out != none.out);
+      CHECK(skipped.out == none.out);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -308,6 +350,12 @@ TEST_SUITE("gpu") {
   }
   TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split): the dense units' fill that K asks for") {
     check_tensor_core_choice<Fp32Split>({{0.10, 256, true}, {0.10, 32, false}});
+  }
+  TEST_CASE("gpu: tensor-core SDDMM, float16: the unit census skips exactly the listings that keep no unit") {
+    check_unit_census<Fp16>();
+  }
+  TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split): the unit census skips exactly the listings that keep none") {
+    check_unit_census<Fp32Split>();
   }
   TEST_CASE("gpu: the CUDA-core line kernel takes K of one 64- or 128-byte line, float32") {
     check_line_kernel_choice<Fp32Split>({{16, true}, {32, true}, {64, false}, {8, false}});

@@ -282,17 +282,34 @@ bool has_tensor_cores(int device) {
 // The dense units of a plan that lists them (float16/bfloat16/float32 values, sm_80+). They are an
 // optimisation: when their arrays find no memory, the plan goes without and every entry stays on
 // the CUDA cores.
+template <typename T>
+double unit_min_density() {
+  return std::is_same_v<T, float> ? tensor_core_min_density_float32() : tensor_core_min_density();
+}
+
 template <typename T, typename I>
 void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned char>& scratch, cudaStream_t stream) {
-  const double min_density = std::is_same_v<T, float> ? tensor_core_min_density_float32() : tensor_core_min_density();
   try {
     p.tiles = build_tensor_tiles<T, I>(p.rows, p.cols, p.nnz, p.entry_row, p.entry_col, p.entry_value, p.caller_position,
-                                       min_density, tensor_core_min_share(), scratch.get(),
+                                       unit_min_density<T>(), tensor_core_min_share(), scratch.get(),
                                        static_cast<size_t>(scratch.size()), stream);
   } catch (const Error& e) {
     if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
     p.tiles = TensorTiles<T, I>();
   }
+}
+
+// Whether the tensor-core listing could keep its units: not when the census finds the dense ones
+// holding less than the plan-wide minimum share of the entries (the listing would sort every entry
+// by unit to find just that, in a scratch 3x the size; tuning.hpp has the measurement). The
+// census's counters borrow the plan's CSC row array, which build_csc fills later.
+template <typename T, typename I>
+bool units_may_pay(const DevicePattern<T, I>& p, const SparseInput& input, cudaStream_t stream) {
+  if (!unit_census()) return true;
+  const int64_t dense = count_dense_unit_entries(input, p.rows, p.cols, p.nnz, unit_min_entries(unit_min_density<T>()),
+                                                 p.csc_row.get(), static_cast<size_t>(p.csc_row.size()) * sizeof(I),
+                                                 stream);
+  return dense < 0 || static_cast<double>(dense) >= tensor_core_min_share() * static_cast<double>(p.nnz);
 }
 
 // The creation scratch: `wanted` bytes, or `needed` when that much is not free (the difference is
@@ -338,6 +355,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   bool with_units = lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id);
   size_t wanted = needed;
   if constexpr (kHasTensorCorePath<T>) {
+    with_units = with_units && units_may_pay(p, input, stream);
     if (with_units) wanted = std::max(needed, tensor_tile_scratch_bytes<T, I>(info.rows, info.cols, nnz, stream));
   }
   const DeviceArray<unsigned char> scratch = allocate_scratch(needed, wanted, with_units);

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "sddmm.h"
+
 namespace sddmm::cuda {
 
 constexpr int kPreprocessThreads = 256;
@@ -12,6 +14,16 @@ inline int preprocess_blocks(int64_t n) {
   constexpr int64_t kMaxBlocks = 65535 * 8;
   const int64_t b = (n + kPreprocessThreads - 1) / kPreprocessThreads;
   return static_cast<int>(b < kMaxBlocks ? (b > 0 ? b : 1) : kMaxBlocks);
+}
+
+// Calls kernel(typed indices, blocks for n) with the caller's index array as int32 or int64.
+template <typename Kernel>
+void launch_on_index_type(sddmm_index_type_t type, const void* indices, int64_t n, Kernel&& kernel) {
+  if (type == SDDMM_INDEX_INT64) {
+    kernel(static_cast<const int64_t*>(indices), preprocess_blocks(n));
+  } else {
+    kernel(static_cast<const int32_t*>(indices), preprocess_blocks(n));
+  }
 }
 
 }  // namespace sddmm::cuda

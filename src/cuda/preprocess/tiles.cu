@@ -307,8 +307,7 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
   TensorTiles<V, I> t;
   if (nnz == 0 || rows == 0 || cols == 0 || min_density > 1.0) return t;
   t.strips = (rows + kUnitRows - 1) / kUnitRows;
-  const double wanted = std::ceil(min_density * kUnitRows * kUnitCols);
-  const int64_t min_entries = wanted < 1.0 ? 1 : static_cast<int64_t>(wanted);
+  const int64_t min_entries = unit_min_entries(min_density);
   if (narrow_unit_keys(rows, cols)) {
     return build_with_keys<uint32_t>(std::move(t), cols, nnz, entry_row, entry_col, entry_value, caller_position,
                                      min_entries, min_share, scratch, scratch_bytes, stream);

@@ -55,15 +55,6 @@ __global__ void check_rows_kernel(const In* rows, int64_t n, int64_t bound, unsi
   }
 }
 
-template <typename Kernel>
-void launch_on_index_type(sddmm_index_type_t type, const void* indices, int64_t n, Kernel&& kernel) {
-  if (type == SDDMM_INDEX_INT64) {
-    kernel(static_cast<const int64_t*>(indices), preprocess_blocks(n));
-  } else {
-    kernel(static_cast<const int32_t*>(indices), preprocess_blocks(n));
-  }
-}
-
 [[noreturn]] void fail_index(const char* name, const void* indices, sddmm_index_type_t type, int64_t p, int64_t bound,
                              cudaStream_t stream) {
   fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, name, "[", p, "] = ", read_index(indices, type, p, stream), " is out of range [0, ", bound, ")");
