@@ -37,7 +37,7 @@ struct SddmmChoice {
 //    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
 //    every entry takes the CUDA-core kernel.
 //  - row_shares: the CUDA-core kernel's warps take whole rows instead of equal shares of the entries
-//    where the plan has no heavy row (none above max(32, twice the mean): whole rows cannot
+//    where the plan has no heavy row (the SpMM split's, cuda/pattern.cuh: whole rows cannot
 //    unbalance the warps by much), no tensor-core split, rows of at least kSddmmRowSharesMinMeanRow
 //    entries on average, and X2's columns more bytes than the L2 holds: warps in phase then sweep a
 //    window of X2 at a time instead of all of it (tuning.hpp has the measurement; where X2 fits the
@@ -75,15 +75,16 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const bool tensor =
       !a.tiles.empty() && std::is_same_v<F, V> && vector && tensor_cores_pay(k, a.tiles.density(), tensor_split(a));
   const int64_t line_bytes = k * int64_t{sizeof(F)};
-  const SddmmKernel kernel = !vector                            ? SddmmKernel::kStrided
+  const SddmmKernel kernel = !vector                                   ? SddmmKernel::kStrided
                              : a.sddmm_line_kernel && line_bytes == 64  ? SddmmKernel::kLine64
                              : a.sddmm_line_kernel && line_bytes == 128 ? SddmmKernel::kLine128
-                                                                : SddmmKernel::kVector16;
-  const bool no_heavy_row = a.row_split.heavy().size() == 0 && !tensor;
+                                                                        : SddmmKernel::kVector16;
+  // Whole rows per warp: only where every plan entry is the CUDA-core kernel's and no row is heavy.
+  const bool rows_even_enough = a.row_split.heavy().size() == 0 && !tensor;
   const bool gathers_past_l2 = a.cols * k * int64_t{sizeof(F)} > a.l2_bytes;
-  const bool row_shares = no_heavy_row && (a.sddmm_row_shares == 1 ||
-                                           (a.sddmm_row_shares < 0 && gathers_past_l2 &&
-                                            a.nnz >= kSddmmRowSharesMinMeanRow * a.rows));
+  const bool long_rows = a.nnz >= kSddmmRowSharesMinMeanRow * a.rows;
+  const bool row_shares =
+      rows_even_enough && (a.sddmm_row_shares == 1 || (a.sddmm_row_shares < 0 && gathers_past_l2 && long_rows));
   return {kernel, group, tensor, row_shares};
 }
 
