@@ -56,6 +56,15 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
 template <typename V, typename I>
 size_t tensor_tile_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
 
+// Strips of 16 rows and chunks of 64 columns (the last ones partial) of a rows x cols matrix.
+inline int64_t unit_strips(int64_t rows) { return (rows + kUnitRows - 1) / kUnitRows; }
+inline int64_t unit_chunks(int64_t cols) { return (cols + kUnitCols - 1) / kUnitCols; }
+
+// The plan-wide rule: dense units kept only when they hold at least min_share of the nnz entries.
+inline bool dense_units_hold_enough(int64_t dense_entries, int64_t nnz, double min_share) {
+  return static_cast<double>(dense_entries) >= min_share * static_cast<double>(nnz);
+}
+
 // The entries a unit must hold to fill min_density of its cells (at least 1).
 inline int64_t unit_min_entries(double min_density) {
   const double wanted = std::ceil(min_density * kUnitRows * kUnitCols);

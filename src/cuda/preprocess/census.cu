@@ -50,8 +50,8 @@ __global__ void sum_dense_units_kernel(const unsigned* counts, int64_t units, un
 int64_t count_dense_unit_entries(const SparseInput& input, int64_t rows, int64_t cols, int64_t nnz,
                                  int64_t min_entries, void* counters, size_t counter_bytes, cudaStream_t stream) {
   if (nnz == 0 || rows == 0 || cols == 0) return 0;
-  const int64_t strips = (rows + kUnitRows - 1) / kUnitRows;
-  const int64_t chunks = (cols + kUnitCols - 1) / kUnitCols;
+  const int64_t strips = unit_strips(rows);
+  const int64_t chunks = unit_chunks(cols);
   const auto total_bytes = static_cast<int64_t>(sizeof(unsigned long long));
   const int64_t fit = (static_cast<int64_t>(counter_bytes) - total_bytes) / int64_t{sizeof(unsigned)};
   if (fit <= 0 || strips > fit / chunks) return -1;

@@ -309,7 +309,7 @@ bool units_may_pay(const DevicePattern<T, I>& p, const SparseInput& input, cudaS
   const int64_t dense = count_dense_unit_entries(input, p.rows, p.cols, p.nnz, unit_min_entries(unit_min_density<T>()),
                                                  p.csc_row.get(), static_cast<size_t>(p.csc_row.size()) * sizeof(I),
                                                  stream);
-  return dense < 0 || static_cast<double>(dense) >= tensor_core_min_share() * static_cast<double>(p.nnz);
+  return dense < 0 || dense_units_hold_enough(dense, p.nnz, tensor_core_min_share());
 }
 
 // The creation scratch: `wanted` bytes, or `needed` when that much is not free (the difference is

@@ -194,7 +194,7 @@ UnitListing<K, V, I> listing(int64_t strips, int64_t cols, int64_t nnz, int64_t 
   w.nnz = nnz;
   w.strips = strips;
   w.min_entries = min_entries;
-  w.end_bit = significant_bits((cols + kUnitCols - 1) / kUnitCols);  // chunk keys
+  w.end_bit = significant_bits(unit_chunks(cols));  // chunk keys
   w.stream = stream;
   return w;
 }
@@ -247,7 +247,7 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
   check(w.select_items(w.items_temp, w.items_bytes, dense), "cub::DeviceSelect::If (work items)");
   const std::pair<int64_t, int64_t> items_and_entries = read_two(w.counters + 2, w.unit_entries + dense, stream);
   const int64_t item_bounds = items_and_entries.first, entries = items_and_entries.second;
-  if (static_cast<double>(entries) < min_share * static_cast<double>(nnz)) return t;
+  if (!dense_units_hold_enough(entries, nnz, min_share)) return t;
   t.entries = entries;
   t.items = item_bounds - 1;
   t.storage = carve([&](Carver& c) {
@@ -279,8 +279,8 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
 
 // Keys of 32 bits whenever chunks x strips fits.
 bool narrow_unit_keys(int64_t rows, int64_t cols) {
-  const int64_t strips = (rows + kUnitRows - 1) / kUnitRows;
-  const int64_t chunks = (cols + kUnitCols - 1) / kUnitCols;
+  const int64_t strips = unit_strips(rows);
+  const int64_t chunks = unit_chunks(cols);
   return chunks * strips <= int64_t{std::numeric_limits<uint32_t>::max()};
 }
 
@@ -289,7 +289,7 @@ bool narrow_unit_keys(int64_t rows, int64_t cols) {
 template <typename V, typename I>
 size_t tensor_tile_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream) {
   if (nnz == 0 || rows == 0 || cols == 0) return 0;
-  const int64_t strips = (rows + kUnitRows - 1) / kUnitRows;
+  const int64_t strips = unit_strips(rows);
   Carver c;
   if (narrow_unit_keys(rows, cols)) {
     listing<uint32_t, V, I>(strips, cols, nnz, 1, stream).layout(c);
@@ -306,7 +306,7 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
                                      void* scratch, size_t scratch_bytes, cudaStream_t stream) {
   TensorTiles<V, I> t;
   if (nnz == 0 || rows == 0 || cols == 0 || min_density > 1.0) return t;
-  t.strips = (rows + kUnitRows - 1) / kUnitRows;
+  t.strips = unit_strips(rows);
   const int64_t min_entries = unit_min_entries(min_density);
   if (narrow_unit_keys(rows, cols)) {
     return build_with_keys<uint32_t>(std::move(t), cols, nnz, entry_row, entry_col, entry_value, caller_position,
