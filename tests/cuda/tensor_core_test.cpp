@@ -22,6 +22,7 @@
 
 #include <doctest/doctest.h>
 
+#include "differential.hpp"
 #include "generators.hpp"
 #include "memory.hpp"
 
@@ -158,10 +159,8 @@ Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* m
 
   using sddmm::test::Buffer;
   Buffer d_row = Buffer::from(SDDMM_BACKEND_CUDA, p.row), d_col = Buffer::from(SDDMM_BACKEND_CUDA, p.col);
-  std::vector<int32_t> offsets(static_cast<size_t>(p.rows + 1), 0);  // CSR, from the row-ordered entries
-  for (const int32_t r : p.row) ++offsets[static_cast<size_t>(r) + 1];
-  for (size_t r = 1; r < offsets.size(); ++r) offsets[r] += offsets[r - 1];
-  Buffer d_offsets = Buffer::from(SDDMM_BACKEND_CUDA, offsets);
+  // CSR (p.csr: the entries are in row order).
+  Buffer d_offsets = Buffer::from(SDDMM_BACKEND_CUDA, sddmm::test::csr_offsets(p.row, p.rows));
   Buffer d_values = Buffer::from(SDDMM_BACKEND_CUDA, values);
   Buffer d_x1 = Buffer::from(SDDMM_BACKEND_CUDA, x1), d_x2 = Buffer::from(SDDMM_BACKEND_CUDA, x2);
   const std::vector<T> poison(static_cast<size_t>(nnz), T(NAN));

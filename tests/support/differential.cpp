@@ -126,12 +126,7 @@ void create_matrix(sddmm_backend_t backend, const testkit::CooMatrix& given, boo
   out.entries = csr ? sorted_by_row(given) : given;
   testkit::round_values(out.entries, t);
   const auto& e = out.entries;
-  std::vector<int64_t> rows = e.row;
-  if (csr) {
-    rows.assign(static_cast<size_t>(e.rows) + 1, 0);
-    for (int64_t r : e.row) ++rows[static_cast<size_t>(r) + 1];
-    for (size_t i = 1; i < rows.size(); ++i) rows[i] += rows[i - 1];
-  }
+  const std::vector<int64_t> rows = csr ? csr_offsets(e.row, e.rows) : e.row;
   Buffer d_rows = Buffer::from(backend, index_bytes(rows, it));
   Buffer d_cols = Buffer::from(backend, index_bytes(e.col, it));
   Buffer d_vals = Buffer::from(backend, testkit::to_storage(e.val, t));

@@ -84,4 +84,13 @@ class Rng {
 testkit::CooMatrix random_coo(int64_t rows, int64_t cols, int64_t nnz, uint64_t seed, bool with_values = true);
 testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a);  // stable
 
+// The rows + 1 CSR offsets of entries given their rows in ascending order.
+template <typename Index>
+std::vector<Index> csr_offsets(const std::vector<Index>& sorted_rows, int64_t rows) {
+  std::vector<Index> offsets(static_cast<size_t>(rows) + 1, 0);
+  for (const Index r : sorted_rows) ++offsets[static_cast<size_t>(r) + 1];
+  for (size_t i = 1; i < offsets.size(); ++i) offsets[i] += offsets[i - 1];
+  return offsets;
+}
+
 }  // namespace sddmm::test
