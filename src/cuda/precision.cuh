@@ -94,6 +94,18 @@ __device__ __forceinline__ Vector<Acc, kVec> widen_held(const HeldVector<F, kVec
   return w;
 }
 
+// The dot product of two held vectors in the accumulator type: the products in element order, each
+// added to the sum of those before it. The CUDA-core SDDMM kernels' sum of one 16-byte step: one
+// order in all of them, so that kernels summing the same steps in the same tree agree bit for bit.
+template <typename Acc, typename F, int kVec>
+__device__ __forceinline__ Acc held_dot(const HeldVector<F, kVec>& x, const HeldVector<F, kVec>& y) {
+  const Vector<Acc, kVec> wx = widen_held<Acc, F, kVec>(x), wy = widen_held<Acc, F, kVec>(y);
+  Acc sum = wx.v[0] * wy.v[0];
+#pragma unroll
+  for (int j = 1; j < kVec; ++j) sum += wx.v[j] * wy.v[j];
+  return sum;
+}
+
 // Round-to-nearest-even from the accumulator to the storage type.
 template <typename O, typename Acc>
 __device__ __forceinline__ O narrow(Acc x) {

@@ -204,12 +204,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
           for (int s = 0; s < kSteps; ++s) col[s] = load_step(v[0], s);
           Acc step_sum[kSteps];
 #pragma unroll
-          for (int s = 0; s < kSteps; ++s) {
-            const Vector<Acc, kVec> wx = widen_held<Acc, T, kVec>(x1_row[s]), wy = widen_held<Acc, T, kVec>(col[s]);
-            step_sum[s] = wx.v[0] * wy.v[0];
-#pragma unroll
-            for (int j = 1; j < kVec; ++j) step_sum[s] += wx.v[j] * wy.v[j];
-          }
+          for (int s = 0; s < kSteps; ++s) step_sum[s] = held_dot<Acc, T, kVec>(x1_row[s], col[s]);
 #pragma unroll
           for (int s = 0; s < kSteps; ++s) acc[0] += step_sum[s];
         };

@@ -93,12 +93,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     }
     Acc partial[kU];
 #pragma unroll
-    for (int u = 0; u < kU; ++u) {
-      const Vector<Acc, kVec> wx = widen_held<Acc, T, kVec>(row_piece[u]), wy = widen_held<Acc, T, kVec>(col_piece[u]);
-      partial[u] = wx.v[0] * wy.v[0];
-#pragma unroll
-      for (int j = 1; j < kVec; ++j) partial[u] += wx.v[j] * wy.v[j];
-    }
+    for (int u = 0; u < kU; ++u) partial[u] = held_dot<Acc, T, kVec>(row_piece[u], col_piece[u]);
     const Acc sum = scatter_sum<kLanes, kU>(partial, group_lane);
     if (stores && base + summed < share.end) a.out[dst] = narrow<O>(scale * sum);
   }
