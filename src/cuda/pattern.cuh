@@ -7,6 +7,7 @@
 
 #include "core/matrix.hpp"
 #include "cuda/carved.cuh"
+#include "cuda/panels.cuh"
 #include "cuda/runtime.cuh"
 #include "cuda/tiles.cuh"
 
@@ -51,6 +52,8 @@ struct DevicePattern {
   bool sddmm_line_kernel = true;     // SDDMM: K of one 64- or 128-byte line takes the line kernel (tuning.hpp)
   int sddmm_row_shares = -1;         // SDDMM, CUDA cores, whole rows per warp: 1 where allowed, 0 never, -1 by rule
   int64_t l2_bytes = 0;              // the device's L2 (the SDDMM row-share rule: sddmm.cu)
+  PanelOrder<T, I> panels;           // SDDMM panel kernel's order (cuda/panels.cuh), where it pays
+  int sddmm_panels = -1;             // SDDMM_SDDMM_PANELS: 1 panels wherever they fit, 0 never, -1 by rule
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32
 };

@@ -59,6 +59,13 @@ int sddmm_row_shares() {
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;
 }
 
+int sddmm_panels() {
+  const int64_t v = env_count("SDDMM_SDDMM_PANELS", -1);
+  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
+}
+
+double sddmm_panel_min_reuse() { return env_fraction("SDDMM_SDDMM_PANEL_REUSE", kSddmmPanelMinReuse); }
+
 bool unit_census() {
   const int64_t v = env_count("SDDMM_UNIT_CENSUS", kUnitCensus ? 1 : 0);
   return v == 1 || (v != 0 && kUnitCensus);

@@ -88,6 +88,28 @@ constexpr bool kSddmmLineKernel = true;
 // The threshold lies between 55 and 230 entries; 128 is not measured more closely.
 constexpr int64_t kSddmmRowSharesMinMeanRow = 128;
 
+// SDDMM, CUDA cores: plans carry the panel order (cuda/panels.cuh) where X2 fits the L2 at 512-byte
+// rows and entries spread at random over the pattern's size would share each X2 column read of a
+// 64-row panel at least this many times on average (uniform_panel_column_reuse: 1.36 for uniform
+// 8000^2 at 1 % density, 1.18 for uniform 4000^2 at 0.55 %); calls whose X1 rows are 512 or 1024
+// bytes and whose X2 fits the L2 then take the panel kernel, float32's also in place of the
+// tensor-core split. Overridable with SDDMM_SDDMM_PANELS (1: wherever its keys fit, 0: never) and
+// SDDMM_SDDMM_PANEL_REUSE (the threshold). Measured (H200, 2026-11-25, 22 matrices, float32 and
+// float16 at K = 128 / 256, this rule against no panels in one build, two rounds, median us):
+// uniform 8000^2 640k / 1.28M / 1.92M / 2.56M / 3.2M / 6.4M float32 K = 128 42.6 / 78.6 / 114.2 /
+// 149.2 / 185.4 / 308.1 -> 38.9 / 65.2 / 91.7 / 117.0 / 143.3 / 274.0, K = 256 80.8 / 152.5 / 221.7 /
+// 296.4 / 361.6 / 560.7 (6.4M: the split) -> 67.2 / 115.0 / 164.0 / 211.6 / 255.4 / 470.9 (cuSPARSE
+// 0.88-1.04x -> 1.07-1.25x); float16 K = 256 640k / 1.28M / 1.92M 56.9 / 104.1 / 151.9 -> 47.2 /
+// 83.2 / 119.1 (the denser ones keep their tensor cores); geomean over the suite float32 K = 128
+// 1.62 -> 1.68x, K = 256 1.59 -> 1.70x; nothing else moved by more than noise. Plan time +0.04-0.5
+// ms (1.28M 0.46-0.48 -> 0.50-0.63, 6.4M 1.91-1.98 -> 2.40-2.49 before its float32 units were
+// dropped). A first rule, an exact count of entries per (panel, column) pair at >= 1.3 (a
+// synchronisation and an allocation more at creation), also took SBM, whose X2 exceeds the L2 (102
+// / 205 MB): 625 -> 689 and 1276 -> 1302 us (hence the L2 condition). Forced on where neither rule
+// takes it: uniform 4000^2 88k +3-14 %, uniform 37000^2 368k +6-8 %, the five graphs +7 % to 2.1x,
+// and past the L2 uniform 106000^2 +5-15 %, 300000 x 103000 1.5-1.9x.
+constexpr double kSddmmPanelMinReuse = 1.3;
+
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left
 // to the hardware's block scheduler; more take the persistent grid of one wave. Measured (H200,
@@ -200,6 +222,8 @@ int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
 int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS
 bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL
 int sddmm_row_shares();    // SDDMM_SDDMM_ROW_SHARES: 1 or 0 when set so, else -1 (the rule)
+int sddmm_panels();        // SDDMM_SDDMM_PANELS: 1 or 0 when set so, else -1 (the rule)
+double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE

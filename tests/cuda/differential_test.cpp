@@ -49,6 +49,25 @@ TEST_SUITE("gpu") {
     REQUIRE(unsetenv("SDDMM_SDDMM_ROW_SHARES") == 0);
   }
 
+  TEST_CASE("gpu: the SDDMM panel kernel wherever a panel order fits (suite cases and real graphs)") {
+    // By default plans build the panel order only where each X2 column read would serve enough
+    // entries (preprocess/compress.cu), which the K sweep's matrix does and most cases do not; this
+    // override builds it for every plan whose keys fit, so that every call at K of 512- or
+    // 1024-byte rows on the vector path takes the panel kernel: panels of a few entries, shares
+    // that cross panels, caller orders, no values, every precision. The graphs also at K = 256
+    // (their K of 64 has 512-byte rows in float64 only), with the rows and columns that no entry
+    // uses poisoned.
+    REQUIRE(setenv("SDDMM_SDDMM_PANELS", "1", 1) == 0);
+    for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    for (auto c : graph_sddmm_cases()) {
+      check_sddmm(SDDMM_BACKEND_CUDA, c);
+      c.k = 256;
+      c.poison_unreferenced = true;
+      check_sddmm(SDDMM_BACKEND_CUDA, c);
+    }
+    REQUIRE(unsetenv("SDDMM_SDDMM_PANELS") == 0);
+  }
+
   TEST_CASE("gpu: real graphs from Matrix Market files") {
     const auto sddmm = graph_sddmm_cases();
     REQUIRE_MESSAGE(sddmm.size() == 5 * supported_precisions().size(), "expected the 5 graphs of shared/data in ", SDDMM_TEST_DATA_DIR);

@@ -218,6 +218,9 @@ Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* m
 template <typename H>
 void check_tensor_core_paths() {
   if (sddmm::test::cuda_device_count() == 0) return;
+  // Without this a float32 plan of this pattern would carry a panel order instead of its units
+  // (preprocess/compress.cu), and 16-bit calls at K = 256 whose units do not pay would take it.
+  const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");
   const Pattern p = make_pattern(2026);
   for (const int64_t k : {32, 64, 128, 256, 48}) {  // 48: not a tensor-core K, the CUDA-core kernel takes all
     check_sddmm<H>(p, k, true, nullptr);
@@ -244,6 +247,7 @@ struct ChoiceCase {
 template <typename H>
 void check_tensor_core_choice(std::initializer_list<ChoiceCase> cases) {
   if (sddmm::test::cuda_device_count() == 0) return;
+  const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");  // the panel kernel would take float32's K = 256 (below)
   for (const ChoiceCase c : cases) {
     CAPTURE(c.density);
     CAPTURE(c.k);
@@ -267,6 +271,7 @@ void check_tensor_core_choice(std::initializer_list<ChoiceCase> cases) {
 //    and the sparse rows (CUDA cores) float32's.
 void check_float32_arithmetic() {
   if (sddmm::test::cuda_device_count() == 0) return;
+  const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");  // the panel kernel would take K = 256 (below)
   const Pattern p = make_pattern(2027);
   for (const int64_t k : {32, 256}) {
     CAPTURE(k);
@@ -315,6 +320,7 @@ void check_line_kernel_choice(std::initializer_list<std::pair<int64_t, bool>> ca
 template <typename H>
 void check_unit_census() {
   if (sddmm::test::cuda_device_count() == 0) return;
+  const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");  // the panel kernel would take float32's K = 256 (below)
   Pattern shuffled = make_pattern(2030);
   Pattern csr = shuffled;
   std::vector<size_t> order(csr.row.size());
@@ -336,6 +342,26 @@ void check_unit_census() {
   }
 }
 
+// The panel kernel (src/cuda/sddmm/sddmm_panel_kernel.cuh) takes float32 calls whose X1 rows are
+// 512 or 1024 bytes (K = 128, 256) in place of the tensor-core split where the plan has a panel
+// order: uniform 256 x 1024 at 10 % (6.4 entries per 64-row panel and column, X2 within the L2)
+// has one by default. Its outputs then differ from the split's (SDDMM_SDDMM_PANELS=0) in their last
+// bits, and equal the entry kernel's (no units, no panels) bit for bit: each lane sums the same 16
+// products in the same order and the group adds its lanes in the same tree. At K = 32 (the line
+// kernel) and K = 64 (the entry kernel) neither panels nor units run.
+void check_panel_kernel_choice() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  const Pattern p = make_uniform_pattern(256, 1024, 0.10, 2031);
+  for (const int64_t k : {32, 64, 128, 256}) {
+    const Outcome chosen = check_sddmm<Fp32Split>(p, k, true, nullptr);
+    const Outcome split = check_sddmm<Fp32Split>(p, k, true, nullptr, "SDDMM_SDDMM_PANELS", "0");
+    const Outcome entries = check_sddmm<Fp32Split>(p, k, true, "2", "SDDMM_SDDMM_PANELS", "0");
+    const bool panel_k = k == 128 || k == 256;
+    CHECK((chosen.out != split.out) == panel_k);
+    CHECK(chosen.out == entries.out);
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -344,6 +370,9 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split)") { check_tensor_core_paths<Fp32Split>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32 with SDDMM_CREATE_ALLOW_TF32") { check_tensor_core_paths<Tf32>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32: each arithmetic where it belongs") { check_float32_arithmetic(); }
+  TEST_CASE("gpu: SDDMM, float32: the panel kernel takes K = 128 / 256 before the tensor-core split") {
+    check_panel_kernel_choice();
+  }
   TEST_CASE("gpu: tensor-core SDDMM, float16: the dense units' fill that K asks for") {
     check_tensor_core_choice<Fp16>({{0.03, 256, false}, {0.06, 256, true}, {0.06, 32, false}});
   }

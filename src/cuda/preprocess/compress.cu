@@ -18,12 +18,11 @@
 //   int32 plan (i = k = 4):                  3i + 2v + 2k + 2i = 28 + 2v bytes per entry
 //   int64 plan, dimension < 2^31 (k = 4):    3i + 2v + 2k + 2i = 48 + 2v
 //   int64 plan, dimension >= 2^31 (k = 8):   3i + 2v + 2k + 2i = 56 + 2v
-// (+ i when sorted by row). For the 2^31 + 2^20 entries of tests/huge (CSR without values, plus the
+// (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, whose sort
+// takes the scratch of the sort by column). For the 2^31 + 2^20 entries of tests/huge (CSR without values, plus the
 // caller's 8-byte col_idx) that is 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing
 // wants about 60 bytes per entry of scratch more (preprocess/tiles.cu): when that much is not free,
 // the plan goes without units (every entry on the CUDA cores).
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
 #include <limits>
 #include <type_traits>
@@ -34,6 +33,7 @@
 
 #include "cuda/pattern.cuh"
 #include "cuda/preprocess/launch.cuh"
+#include "cuda/preprocess/radix_sort.cuh"
 #include "cuda/preprocess/sorted.cuh"
 #include "cuda/tiles.cuh"
 #include "cuda/tuning.hpp"
@@ -44,11 +44,6 @@ namespace {
 template <typename In, typename Out>
 __global__ void convert_kernel(const In* in, Out* out, int64_t n) {
   SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<Out>(in[i]);
-}
-
-template <typename I>
-__global__ void iota_kernel(I* out, int64_t n) {
-  SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<I>(i);
 }
 
 // dst_index[i] = src_index[perm[i]], dst_value[i] = src_value[perm[i]] (value optional).
@@ -98,50 +93,6 @@ void copy_values(const void* values, const DeviceSpan<T>& out, cudaStream_t stre
         "cudaMemcpyAsync (values)");
 }
 
-// A stable radix sort of n keys in [0, outer) with their positions, in CUB's double-buffer mode:
-// the caller fills keys[0], the sort fills positions[0] with 0..n-1, and the result may end in either
-// buffer of each pair (CUB's own storage then holds no third copy). Laid out on a Carver: measured
-// by constructing it on a measuring one.
-template <typename K, typename I>
-struct RadixSort {
-  using U = std::make_unsigned_t<K>;
-  int64_t n;
-  int end_bit;
-  cudaStream_t stream;
-  K* keys[2];
-  I* positions[2];
-  void* temp = nullptr;
-  size_t temp_bytes = 0;
-
-  RadixSort(Carver& c, int64_t n_, int64_t outer, cudaStream_t stream_)
-      : n(n_), end_bit(significant_bits(outer)), stream(stream_) {
-    keys[0] = c.take<K>(n), keys[1] = c.take<K>(n);
-    positions[0] = c.take<I>(n), positions[1] = c.take<I>(n);
-    cub::DoubleBuffer<U> k(as_unsigned(keys[0]), as_unsigned(keys[1]));
-    cub::DoubleBuffer<I> p(positions[0], positions[1]);
-    check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k, p, n, 0, end_bit, stream),
-          "cub::DeviceRadixSort::SortPairs (size)");
-    temp = c.take<unsigned char>(static_cast<int64_t>(temp_bytes));
-  }
-
-  struct Sorted {
-    const K* keys;
-    const I* positions;
-  };
-  Sorted run() {
-    iota_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(positions[0], n);
-    check_launch("iota_kernel");
-    cub::DoubleBuffer<U> k(as_unsigned(keys[0]), as_unsigned(keys[1]));
-    cub::DoubleBuffer<I> p(positions[0], positions[1]);
-    size_t bytes = temp_bytes;
-    check(cub::DeviceRadixSort::SortPairs(temp, bytes, k, p, n, 0, end_bit, stream), "cub::DeviceRadixSort::SortPairs");
-    return {reinterpret_cast<const K*>(k.Current()), p.Current()};
-  }
-
- private:
-  static U* as_unsigned(K* p) { return reinterpret_cast<U*>(p); }
-};
-
 // Sort keys are int32 when the dimension sorted by fits, whatever the plan's index type (see the
 // memory note at the top); an int32 plan's keys are int32 anyway.
 bool fits_int32(int64_t outer) { return outer <= std::numeric_limits<int32_t>::max(); }
@@ -181,7 +132,7 @@ int64_t l2_bytes(int device) {
 
 // The plan's arrays, carved from its one allocation.
 template <typename T, typename I>
-void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool in_row_order) {
+void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool in_row_order, bool with_panels) {
   const int64_t value_count = has_values ? p.nnz : 0;
   p.row_offsets = c.span<int64_t>(p.rows + 1);
   p.entry_row = c.span<I>(p.nnz);
@@ -193,6 +144,7 @@ void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool in_ro
   p.csc_value = c.span<T>(value_count);
   p.row_split.order = c.span<I>(p.rows);
   p.col_split.order = c.span<I>(p.cols);
+  if (with_panels) lay_out_panel_order(p.panels, c, p.rows, p.nnz, has_values);
 }
 
 // Row-ordered entries from entries already in row order: CSR (rows from the offsets) or sorted COO.
@@ -272,6 +224,16 @@ bool lists_tensor_core_units(bool allow_tf32) {
   return true;
 }
 
+// Whether float32 units would run in the split (three TF32 mma per step, float32 accuracy). A plan
+// with a panel order lists none: the panel kernel takes the split's K = 128 / 256 (sddmm.cu), and
+// at K = 32 / 64 the split pays only for units at least 20 % full (tuning.hpp), which a pattern
+// whose X2 fits the L2 at 512-byte rows and that random entries would give 1.3 entries per panel
+// column rarely has. The listing (a sort of every entry by unit) is then saved.
+template <typename T>
+bool splits_float32(bool allow_tf32) {
+  return std::is_same_v<T, float> && !allow_tf32;
+}
+
 // mma.sync with float16/bfloat16/TF32 inputs and float32 sums needs compute capability 8.0.
 bool has_tensor_cores(int device) {
   int major = 0;
@@ -297,6 +259,17 @@ void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned ch
     if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
     p.tiles = TensorTiles<T, I>();
   }
+}
+
+// Whether the plan carries a panel order for the SDDMM panel kernel (cuda/panels.cuh): forced by
+// SDDMM_SDDMM_PANELS (1: wherever its keys fit, 0: never), else where X2 at the kernel's shortest
+// rows fits the L2 (where it exceeds the L2 the panel kernel lost: SBM, uniform 106000^2 and
+// 300000 x 103000; tuning.hpp) and each X2 column read would serve enough entries of a random pattern.
+bool wants_panel_order(int64_t rows, int64_t cols, int64_t nnz, int64_t l2) {
+  const int forced = sddmm_panels();
+  if (forced == 0 || nnz == 0 || !panels_fit(rows, cols)) return false;
+  return forced == 1 || (cols * kPanelMinRowBytes <= l2 &&
+                         uniform_panel_column_reuse(rows, cols, nnz) >= sddmm_panel_min_reuse());
 }
 
 // Whether the tensor-core listing could keep its units: not when the census finds the dense ones
@@ -337,7 +310,9 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.rows = info.rows;
   p.cols = info.cols;
   p.nnz = nnz;
-  p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, in_row_order); });
+  p.l2_bytes = l2_bytes(info.device_id);
+  const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes);
+  p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, in_row_order, with_panels); });
   p.entries_per_slice = spmm_entries_per_slice();
   p.spmm_shared_indices = spmm_shared_indices();
   p.resident_blocks = resident_blocks(info.device_id);
@@ -345,14 +320,16 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_wave_min_products = sddmm_wave_min_products();
   p.sddmm_line_kernel = sddmm_line_kernel();
   p.sddmm_row_shares = sddmm_row_shares();
-  p.l2_bytes = l2_bytes(info.device_id);
+  p.sddmm_panels = sddmm_panels();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
 
   // One scratch for every phase below, sized for the largest.
   const size_t sorts = std::max(in_row_order ? 0 : sort_scratch_bytes<I>(nnz, info.rows, stream),
                                 sort_scratch_bytes<I>(nnz, info.cols, stream));
-  const size_t needed = std::max(sorts, split_scratch_bytes<I>(info.rows, info.cols, nnz, stream));
-  bool with_units = lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id);
+  const size_t needed = std::max({sorts, split_scratch_bytes<I>(info.rows, info.cols, nnz, stream),
+                                  with_panels ? panel_scratch_bytes<I>(info.rows, info.cols, nnz, stream) : 0});
+  bool with_units = lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id) &&
+                    !(with_panels && splits_float32<T>(p.allow_tf32));
   size_t wanted = needed;
   if constexpr (kHasTensorCorePath<T>) {
     with_units = with_units && units_may_pay(p, input, stream);
@@ -372,6 +349,11 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     build_csc<int32_t>(p, whole, stream);
   } else {
     build_csc<I>(p, whole, stream);
+  }
+  if (with_panels) {
+    fill_panel_order(p.panels, p.rows, p.cols, nnz, p.row_offsets.get(), p.entry_row.get(), p.entry_col.get(),
+                     p.entry_value.get(), p.caller_position.get(), scratch.get(), static_cast<size_t>(scratch.size()),
+                     stream);
   }
   split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.resident_blocks, scratch.get(),
                   static_cast<size_t>(scratch.size()), stream);

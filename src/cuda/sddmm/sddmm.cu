@@ -5,13 +5,14 @@
 #include "cuda/occupancy.cuh"
 #include "cuda/sddmm/sddmm_kernel.cuh"
 #include "cuda/sddmm/sddmm_line_kernel.cuh"
+#include "cuda/sddmm/sddmm_panel_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
 #include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
 
-enum class SddmmKernel { kVector16, kLine64, kLine128, kStrided };
+enum class SddmmKernel { kVector16, kLine64, kLine128, kPanel512, kPanel1024, kStrided };
 
 struct SddmmChoice {
   SddmmKernel kernel;
@@ -26,6 +27,12 @@ struct SddmmChoice {
 //  - kLine64 / kLine128 instead where K's row and column are one 64- or 128-byte line (float32
 //    K = 16 / 32, 16-bit K = 32 / 64) and the plan allows it (line_kernel, tuning.hpp has the
 //    measurement): a lane per 16-byte piece of the line, so that each load reads whole lines.
+//  - kPanel512 / kPanel1024 instead where K's row and column are 512 or 1024 bytes (float32 K = 128
+//    / 256, 16-bit K = 256 / 512), the plan has a panel order (cuda/panels.cuh: built where its X2
+//    column reads serve enough entries each; tuning.hpp) and X2 fits the L2 (beyond it the panel
+//    kernel lost; SDDMM_SDDMM_PANELS=1 lifts this): X1's rows staged per panel in shared memory,
+//    X2's columns read once per (panel, column) pair. Also in place of float32's tensor-core split,
+//    which it outran (tuning.hpp); the dense units of 16-bit and TF32 plans keep the tensor cores.
 //  - kStrided otherwise (any layout, odd K, offset pointers): scalar loads, correct everywhere.
 //  - group: the fewest lanes that cover K in the path's kStepsPerLane steps (sddmm_config.cuh, with
 //    the measurements), capped at a warp: short K packs several entries into a warp instead of
@@ -34,8 +41,8 @@ struct SddmmChoice {
 //  - tensor: a plan may list its dense 16 x 64 units at creation (float16/bfloat16 values, and
 //    float32 values: cuda/tiles.cuh; which units: tuning.hpp). They take the tensor-core kernel when
 //    the features are of the values' type, the operands suit it (the vector path's layout and
-//    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
-//    every entry takes the CUDA-core kernel.
+//    alignment), tensor_cores_pay, and for float32's split no panel kernel takes the call; the
+//    CUDA-core kernel takes the rest of the entries. Otherwise every entry takes the CUDA-core kernel.
 //  - row_shares: the CUDA-core kernel's warps take whole rows instead of equal shares of the entries
 //    where the plan has no heavy row (the SpMM split's, cuda/pattern.cuh: whole rows cannot
 //    unbalance the warps by much), no tensor-core split, rows of at least kSddmmRowSharesMinMeanRow
@@ -58,6 +65,20 @@ bool tensor_split(const DevicePattern<V, I>& a) {
   return std::is_same_v<V, float> && !a.allow_tf32;
 }
 
+// Whether the panel kernel takes a call on the vector path whose X1 rows are line_bytes long.
+template <typename V, typename I>
+bool panel_kernel_takes(const DevicePattern<V, I>& a, int64_t line_bytes) {
+  return !a.panels.empty() && (line_bytes == 512 || line_bytes == 1024) &&
+         (a.sddmm_panels == 1 || a.cols * line_bytes <= a.l2_bytes);
+}
+
+// Whether the plan's dense units take the tensor cores at K (features of the values' type on the
+// vector path), where `panels` says whether the panel kernel would take the call.
+template <typename V, typename I>
+bool dense_units_take(const DevicePattern<V, I>& a, int64_t k, bool panels) {
+  return !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density(), tensor_split(a)) && !(panels && tensor_split(a));
+}
+
 template <typename P, typename I>
 SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, const DenseView& x1,
                                 const DenseView& x2) {
@@ -72,12 +93,14 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const int64_t per_lane = vector ? SddmmConfig<P, 16>::kStepsPerLane : SddmmConfig<P, 0>::kStepsPerLane;
   const int64_t steps = ((vector ? k / kVec : k) + per_lane - 1) / per_lane;
   const int group = lanes_covering(steps);
-  const bool tensor =
-      !a.tiles.empty() && std::is_same_v<F, V> && vector && tensor_cores_pay(k, a.tiles.density(), tensor_split(a));
   const int64_t line_bytes = k * int64_t{sizeof(F)};
+  const bool panels = vector && panel_kernel_takes(a, line_bytes);
+  const bool tensor = std::is_same_v<F, V> && vector && dense_units_take(a, k, panels);
   const SddmmKernel kernel = !vector                                   ? SddmmKernel::kStrided
                              : a.sddmm_line_kernel && line_bytes == 64  ? SddmmKernel::kLine64
                              : a.sddmm_line_kernel && line_bytes == 128 ? SddmmKernel::kLine128
+                             : panels && !tensor && line_bytes == 512   ? SddmmKernel::kPanel512
+                             : panels && !tensor && line_bytes == 1024  ? SddmmKernel::kPanel1024
                                                                         : SddmmKernel::kVector16;
   // Whole rows per warp: only where every plan entry is the CUDA-core kernel's and no row is heavy.
   const bool rows_even_enough = a.row_split.heavy().size() == 0 && !tensor;
@@ -125,6 +148,38 @@ void launch_lines(const SddmmArgs<typename Config::Types, I>& args,
                   const DevicePattern<typename Config::Types::Value, I>& a, cudaStream_t stream) {
   launch<sddmm_line_kernel<Config, I>, Config::kThreadsPerBlock>(args, Config::kEntriesPerWarp, a.sddmm_grid_max_waves,
                                                                  a.sddmm_wave_min_products, stream);
+}
+
+// Every entry in the plan's panel order (sddmm_panel_kernel.cuh): one wave of blocks, fewer where
+// the blocks would get under 4 entries per lane group. The kernel's shared memory (64 KB for 1-KB
+// rows) is past the default limit and allowed here, a host-side attribute.
+template <typename Config, typename I>
+void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
+                   void* out, cudaStream_t stream) {
+  using P = typename Config::Types;
+  SddmmPanelArgs<P, I> args;
+  args.nnz = a.nnz;
+  args.rows = a.rows;
+  args.panel_offsets = a.panels.offsets.get();
+  args.row = a.panels.row.get();
+  args.col = a.panels.col.get();
+  args.position = a.panels.position.get();
+  args.value = a.panels.value.get();
+  args.x1 = static_cast<const typename P::Feature*>(x1.data);
+  args.x1_ld = x1.ld;
+  args.x2 = static_cast<const typename P::Feature*>(x2.data);
+  args.x2_ld = x2.ld;
+  args.out = static_cast<typename P::Output*>(out);
+  constexpr auto kKernel = sddmm_panel_kernel<Config, I>;
+  const int shared_bytes = static_cast<int>(Config::kSharedBytes);
+  check(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes),
+        "cudaFuncSetAttribute (sddmm_panel_kernel)");
+  const int64_t resident = resident_grid<kKernel>(Config::kThreadsPerBlock, Config::kSharedBytes);
+  constexpr int64_t kMinBlockEntries = Config::kThreadsPerBlock / Config::kLanes * 4;
+  const int64_t wanted = (a.nnz + kMinBlockEntries - 1) / kMinBlockEntries;
+  const int grid = static_cast<int>(wanted < resident ? wanted : resident);
+  kKernel<<<grid, Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args);
+  check_launch("sddmm_panel_kernel");
 }
 
 // The dense units on tensor cores: a block per work item (cuda/tiles.cuh). The kernel's
@@ -229,6 +284,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
     case SddmmKernel::kVector16: launch_entries<SddmmConfig<P, 16>, I>(args, a, stream); return;
     case SddmmKernel::kLine64: launch_lines<SddmmLineConfig<P, 64>, I>(args, a, stream); return;
     case SddmmKernel::kLine128: launch_lines<SddmmLineConfig<P, 128>, I>(args, a, stream); return;
+    case SddmmKernel::kPanel512: launch_panels<SddmmPanelConfig<P, 512>, I>(a, x1, x2, out, stream); return;
+    case SddmmKernel::kPanel1024: launch_panels<SddmmPanelConfig<P, 1024>, I>(a, x1, x2, out, stream); return;
     case SddmmKernel::kStrided: launch_entries<SddmmConfig<P, 0>, I>(args, a, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SDDMM kernel for this call");
@@ -246,7 +303,7 @@ void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseVie
 
 template <typename V, typename I>
 int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k) {
-  return !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density(), tensor_split(a)) ? a.tiles.entries : 0;
+  return dense_units_take(a, k, panel_kernel_takes(a, k * int64_t{sizeof(V)})) ? a.tiles.entries : 0;
 }
 
 template <typename V, typename I>

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cuda/panels.cuh"
 #include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
@@ -90,6 +91,53 @@ struct SddmmLineConfig {
   static_assert(kLineBytes == 64 || kLineBytes == 128, "one 64- or 128-byte line per entry");
   static_assert(kLanes / kEntriesPerGroup == 1 || kLanes / kEntriesPerGroup == 2, "one or two lanes per entry's sum");
   static_assert(kEntriesPerWarp <= 32, "a lane holds the coordinates of one entry of the iteration");
+};
+
+// The panel kernel (sddmm_panel_kernel.cuh): for K whose X1 row and X2 column are kRowBytes = 512 or
+// 1024 bytes (float32 K = 128 / 256, 16-bit K = 256 / 512, float64 K = 64 / 128) on the vector
+// path's layout, over a plan's panel order (cuda/panels.cuh). A block stages its panel's X1 rows in
+// shared memory (kPanelRows x kRowBytes: 32 or 64 KB), each lane group walks a contiguous run of
+// the panel's column-sorted entries, keeping the X2 column in registers while the column repeats.
+// A group is the fewest lanes covering K in 4 steps of 16 bytes, as on the entry kernel's vector
+// path (8 or 16 lanes: every 8 lanes read 128 contiguous bytes of one staged row, free of bank
+// conflicts). 512 threads and 2 blocks per multiprocessor: measured against 1024 threads in one
+// block in the probe of cuda/panels.cuh (64 rows, float32 K = 256, 1 / 2 / 5 / 10 % density: 0.0692
+// / 0.1157 / 0.2510 / 0.4564 ms against 0.0673 / 0.1153 / 0.2687 / 0.4825).
+template <typename P, int kRowBytesValue>
+struct SddmmPanelConfig {
+  using Types = P;
+  using Feature = typename P::Feature;
+  using Accumulator = typename P::Accumulator;
+  static constexpr int kRowBytes = kRowBytesValue;
+  static constexpr int kVec = 16 / static_cast<int>(sizeof(Feature));
+  static constexpr int kK = kRowBytes / static_cast<int>(sizeof(Feature));
+  static constexpr int kStepsPerLane = 4;
+  static constexpr int kLanes = kRowBytes / 16 / kStepsPerLane;  // lanes per entry
+  static constexpr int kThreadsPerBlock = 512;
+  static constexpr int kMinBlocksPerSm = 2;
+  static constexpr size_t kSharedBytes = size_t{kPanelRows} * kRowBytes;
+  static_assert(kRowBytes == 512 || kRowBytes == 1024, "rows of 512 or 1024 bytes");
+};
+
+// One launch of the panel kernel: every plan entry, in panel order, gets out[position[e]] = value[e] *
+// dot(x1[row[e], :], x2[:, col[e]]).
+template <typename P, typename I>
+struct SddmmPanelArgs {
+  using F = typename P::Feature;
+  using V = typename P::Value;
+  using O = typename P::Output;
+  int64_t nnz = 0;
+  int64_t rows = 0;
+  const int64_t* panel_offsets = nullptr;  // (panels + 1)
+  const I* row = nullptr;                  // (nnz) panel order
+  const I* col = nullptr;
+  const I* position = nullptr;
+  const V* value = nullptr;                // or nullptr: ones
+  const F* x1 = nullptr;                   // x1(i, k) = x1[i * x1_ld + k]
+  int64_t x1_ld = 0;
+  const F* x2 = nullptr;                   // x2(k, j) = x2[j * x2_ld + k]
+  int64_t x2_ld = 0;
+  O* out = nullptr;                        // caller order
 };
 
 // One launch: every stored entry e (in plan order, or those of entry_list) gets out[caller_position[e]] =
