@@ -12,15 +12,21 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <cstddef>
 
 #include "cuda/runtime.cuh"
 
 namespace sddmm::cuda {
 
+// Dynamic shared memory a kernel may take without asking for more (cudaFuncSetAttribute).
+constexpr size_t kDefaultSharedBytes = 48 * 1024;
+
 // Blocks of kKernel, launched with `threads` threads and `shared_bytes` of dynamic shared memory,
 // that the current device runs at once (multiprocessors x blocks per multiprocessor). Asked of the
 // runtime once per kernel and device (the first 64 devices; others ask each time): no
-// synchronisation, no allocation, safe from several threads.
+// synchronisation, no allocation, safe from several threads. A kernel that takes more than the
+// default shared memory is allowed `shared_bytes` at the same time (an attribute of the kernel on
+// the device, which lasts as long as its context), before the launch that needs it.
 template <auto kKernel>
 int resident_grid(int threads, size_t shared_bytes) {
   constexpr int kCachedDevices = 64;
@@ -30,6 +36,10 @@ int resident_grid(int threads, size_t shared_bytes) {
   const bool cacheable = device >= 0 && device < kCachedDevices;
   int grid = cacheable ? cached[device].load(std::memory_order_relaxed) : 0;
   if (grid == 0) {
+    if (shared_bytes > kDefaultSharedBytes) {
+      check(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)),
+            "cudaFuncSetAttribute (dynamic shared memory)");
+    }
     int per_sm = 0, multiprocessors = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kKernel, threads, shared_bytes),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/matrix.hpp"
 #include "cuda/carved.cuh"
@@ -55,6 +56,13 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
                                      void* scratch, size_t scratch_bytes, cudaStream_t stream);
 template <typename V, typename I>
 size_t tensor_tile_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
+
+// Whether a plan's float32 units run in the TF32 split (three mma per step, float32 accuracy:
+// sddmm_config.cuh): float32 values without SDDMM_CREATE_ALLOW_TF32.
+template <typename V>
+constexpr bool units_in_tf32_split(bool allow_tf32) {
+  return std::is_same_v<V, float> && !allow_tf32;
+}
 
 // Strips of 16 rows and chunks of 64 columns (the last ones partial) of a rows x cols matrix.
 inline int64_t unit_strips(int64_t rows) { return (rows + kUnitRows - 1) / kUnitRows; }

@@ -224,16 +224,6 @@ bool lists_tensor_core_units(bool allow_tf32) {
   return true;
 }
 
-// Whether float32 units would run in the split (three TF32 mma per step, float32 accuracy). A plan
-// with a panel order lists none: the panel kernel takes the split's K = 128 / 256 (sddmm.cu), and
-// at K = 32 / 64 the split pays only for units at least 20 % full (tuning.hpp), which a pattern
-// whose X2 fits the L2 at 512-byte rows and that random entries would give 1.3 entries per panel
-// column rarely has. The listing (a sort of every entry by unit) is then saved.
-template <typename T>
-bool splits_float32(bool allow_tf32) {
-  return std::is_same_v<T, float> && !allow_tf32;
-}
-
 // mma.sync with float16/bfloat16/TF32 inputs and float32 sums needs compute capability 8.0.
 bool has_tensor_cores(int device) {
   int major = 0;
@@ -262,11 +252,11 @@ void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned ch
 }
 
 // Whether the plan carries a panel order for the SDDMM panel kernel (cuda/panels.cuh): forced by
-// SDDMM_SDDMM_PANELS (1: wherever its keys fit, 0: never), else where X2 at the kernel's shortest
-// rows fits the L2 (where it exceeds the L2 the panel kernel lost: SBM, uniform 106000^2 and
-// 300000 x 103000; tuning.hpp) and each X2 column read would serve enough entries of a random pattern.
-bool wants_panel_order(int64_t rows, int64_t cols, int64_t nnz, int64_t l2) {
-  const int forced = sddmm_panels();
+// SDDMM_SDDMM_PANELS (`forced`, the plan's copy of it: 1 wherever its keys fit, 0 never), else where
+// X2 at the kernel's shortest rows fits the L2 (where it exceeds the L2 the panel kernel lost: SBM,
+// uniform 106000^2 and 300000 x 103000; tuning.hpp) and each X2 column read would serve enough
+// entries of a random pattern.
+bool wants_panel_order(int64_t rows, int64_t cols, int64_t nnz, int64_t l2, int forced) {
   if (forced == 0 || nnz == 0 || !panels_fit(rows, cols)) return false;
   return forced == 1 || (cols * kPanelMinRowBytes <= l2 &&
                          uniform_panel_column_reuse(rows, cols, nnz) >= sddmm_panel_min_reuse());
@@ -311,7 +301,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.cols = info.cols;
   p.nnz = nnz;
   p.l2_bytes = l2_bytes(info.device_id);
-  const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes);
+  p.sddmm_panels = sddmm_panels();
+  const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, in_row_order, with_panels); });
   p.entries_per_slice = spmm_entries_per_slice();
   p.spmm_shared_indices = spmm_shared_indices();
@@ -320,7 +311,6 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_wave_min_products = sddmm_wave_min_products();
   p.sddmm_line_kernel = sddmm_line_kernel();
   p.sddmm_row_shares = sddmm_row_shares();
-  p.sddmm_panels = sddmm_panels();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
 
   // One scratch for every phase below, sized for the largest.
@@ -328,8 +318,12 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
                                 sort_scratch_bytes<I>(nnz, info.cols, stream));
   const size_t needed = std::max({sorts, split_scratch_bytes<I>(info.rows, info.cols, nnz, stream),
                                   with_panels ? panel_scratch_bytes<I>(info.rows, info.cols, nnz, stream) : 0});
+  // A plan with a panel order lists no float32 units for the split: the panel kernel takes the
+  // split's K = 128 / 256 (sddmm.cu; it ran faster), and at K = 32 / 64 the split pays only for units
+  // at least 20 % full (tuning.hpp), which patterns whose X2 fits the L2 and whose random entries
+  // would share 1.3 a panel column rarely have. The listing, a sort of every entry by unit, is saved.
   bool with_units = lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id) &&
-                    !(with_panels && splits_float32<T>(p.allow_tf32));
+                    !(with_panels && units_in_tf32_split<T>(p.allow_tf32));
   size_t wanted = needed;
   if constexpr (kHasTensorCorePath<T>) {
     with_units = with_units && units_may_pay(p, input, stream);

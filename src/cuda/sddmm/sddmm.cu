@@ -31,8 +31,9 @@ struct SddmmChoice {
 //    / 256, 16-bit K = 256 / 512), the plan has a panel order (cuda/panels.cuh: built where its X2
 //    column reads serve enough entries each; tuning.hpp) and X2 fits the L2 (beyond it the panel
 //    kernel lost; SDDMM_SDDMM_PANELS=1 lifts this): X1's rows staged per panel in shared memory,
-//    X2's columns read once per (panel, column) pair. Also in place of float32's tensor-core split,
-//    which it outran (tuning.hpp); the dense units of 16-bit and TF32 plans keep the tensor cores.
+//    X2's columns read once per (panel, column) pair. Float32 plans with a panel order list no
+//    units for the TF32 split, which the panel kernel outran (preprocess/compress.cu, tuning.hpp);
+//    where 16-bit and TF32 plans' dense units pay, they keep the tensor cores.
 //  - kStrided otherwise (any layout, odd K, offset pointers): scalar loads, correct everywhere.
 //  - group: the fewest lanes that cover K in the path's kStepsPerLane steps (sddmm_config.cuh, with
 //    the measurements), capped at a warp: short K packs several entries into a warp instead of
@@ -41,8 +42,8 @@ struct SddmmChoice {
 //  - tensor: a plan may list its dense 16 x 64 units at creation (float16/bfloat16 values, and
 //    float32 values: cuda/tiles.cuh; which units: tuning.hpp). They take the tensor-core kernel when
 //    the features are of the values' type, the operands suit it (the vector path's layout and
-//    alignment), tensor_cores_pay, and for float32's split no panel kernel takes the call; the
-//    CUDA-core kernel takes the rest of the entries. Otherwise every entry takes the CUDA-core kernel.
+//    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
+//    every entry takes the CUDA-core kernel.
 //  - row_shares: the CUDA-core kernel's warps take whole rows instead of equal shares of the entries
 //    where the plan has no heavy row (the SpMM split's, cuda/pattern.cuh: whole rows cannot
 //    unbalance the warps by much), no tensor-core split, rows of at least kSddmmRowSharesMinMeanRow
@@ -62,7 +63,7 @@ bool tensor_cores_pay(int64_t k, double dense_density, bool split) {
 // Whether a plan's dense units run in the TF32 split (float32 values without SDDMM_CREATE_ALLOW_TF32).
 template <typename V, typename I>
 bool tensor_split(const DevicePattern<V, I>& a) {
-  return std::is_same_v<V, float> && !a.allow_tf32;
+  return units_in_tf32_split<V>(a.allow_tf32);
 }
 
 // Whether the panel kernel takes a call on the vector path whose X1 rows are line_bytes long.
@@ -70,13 +71,6 @@ template <typename V, typename I>
 bool panel_kernel_takes(const DevicePattern<V, I>& a, int64_t line_bytes) {
   return !a.panels.empty() && (line_bytes == 512 || line_bytes == 1024) &&
          (a.sddmm_panels == 1 || a.cols * line_bytes <= a.l2_bytes);
-}
-
-// Whether the plan's dense units take the tensor cores at K (features of the values' type on the
-// vector path), where `panels` says whether the panel kernel would take the call.
-template <typename V, typename I>
-bool dense_units_take(const DevicePattern<V, I>& a, int64_t k, bool panels) {
-  return !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density(), tensor_split(a)) && !(panels && tensor_split(a));
 }
 
 template <typename P, typename I>
@@ -95,7 +89,8 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const int group = lanes_covering(steps);
   const int64_t line_bytes = k * int64_t{sizeof(F)};
   const bool panels = vector && panel_kernel_takes(a, line_bytes);
-  const bool tensor = std::is_same_v<F, V> && vector && dense_units_take(a, k, panels);
+  const bool tensor =
+      !a.tiles.empty() && std::is_same_v<F, V> && vector && tensor_cores_pay(k, a.tiles.density(), tensor_split(a));
   const SddmmKernel kernel = !vector                                   ? SddmmKernel::kStrided
                              : a.sddmm_line_kernel && line_bytes == 64  ? SddmmKernel::kLine64
                              : a.sddmm_line_kernel && line_bytes == 128 ? SddmmKernel::kLine128
@@ -152,7 +147,7 @@ void launch_lines(const SddmmArgs<typename Config::Types, I>& args,
 
 // Every entry in the plan's panel order (sddmm_panel_kernel.cuh): one wave of blocks, fewer where
 // the blocks would get under 4 entries per lane group. The kernel's shared memory (64 KB for 1-KB
-// rows) is past the default limit and allowed here, a host-side attribute.
+// rows) is past the default limit: resident_grid allows it, once per device.
 template <typename Config, typename I>
 void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
                    void* out, cudaStream_t stream) {
@@ -171,9 +166,6 @@ void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, con
   args.x2_ld = x2.ld;
   args.out = static_cast<typename P::Output*>(out);
   constexpr auto kKernel = sddmm_panel_kernel<Config, I>;
-  const int shared_bytes = static_cast<int>(Config::kSharedBytes);
-  check(cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes),
-        "cudaFuncSetAttribute (sddmm_panel_kernel)");
   const int64_t resident = resident_grid<kKernel>(Config::kThreadsPerBlock, Config::kSharedBytes);
   constexpr int64_t kMinBlockEntries = Config::kThreadsPerBlock / Config::kLanes * 4;
   const int64_t wanted = (a.nnz + kMinBlockEntries - 1) / kMinBlockEntries;
@@ -303,7 +295,7 @@ void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseVie
 
 template <typename V, typename I>
 int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k) {
-  return dense_units_take(a, k, panel_kernel_takes(a, k * int64_t{sizeof(V)})) ? a.tiles.entries : 0;
+  return !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density(), tensor_split(a)) ? a.tiles.entries : 0;
 }
 
 template <typename V, typename I>
