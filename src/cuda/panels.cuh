@@ -39,9 +39,9 @@ inline int64_t panel_count(int64_t rows) {
   return (rows + kPanelRows - 1) / kPanelRows;
 }
 
-// Whether a rows x cols pattern may have a panel order: its sort keys (panel * cols + col) fit int32.
+// Whether a rows x cols pattern may have a panel order: its panel numbers, the sort keys, fit 32 bits.
 inline bool panels_fit(int64_t rows, int64_t cols) {
-  return rows > 0 && cols > 0 && panel_count(rows) <= (int64_t{1} << 31) / cols - 1;
+  return rows > 0 && cols > 0 && panel_count(rows) <= (int64_t{1} << 32);
 }
 
 // The smallest X1 row, in bytes, that the panel kernel takes (sddmm_config.cuh: 512 or 1024).
@@ -72,14 +72,27 @@ void lay_out_panel_order(PanelOrder<V, I>& order, Carver& c, int64_t rows, int64
   order.value = c.span<V>(has_values ? nnz : 0);
 }
 
-// Fills a laid-out panel order from the plan's row-ordered arrays (caller_position and value may be
-// null: identity, ones). Temporaries are carved from `scratch`, at least panel_scratch_bytes<I>(rows,
-// cols, nnz) bytes; the work is queued on `stream`, not synchronised. Requires panels_fit(rows, cols).
-template <typename V, typename I>
-void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t cols, int64_t nnz, const int64_t* row_offsets,
-                      const I* entry_row, const I* entry_col, const V* entry_value, const I* caller_position,
-                      void* scratch, size_t scratch_bytes, cudaStream_t stream);
+// The buffers the sort by panel borrows from the plan's sort by column (preprocess/compress.cu):
+// column_order holds the row-order index of each entry in column order (its contents are consumed),
+// spare and keys[0..1] nnz elements each of free space, temp CUB's storage of panel_sort_bytes.
 template <typename I>
-size_t panel_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
+struct PanelSortBuffers {
+  I* column_order;
+  I* spare;
+  uint32_t* keys[2];
+  void* temp;
+  size_t temp_bytes;
+};
+
+// Fills a laid-out panel order: sorts the column order by panel (stable: columns stay ascending
+// within a panel, rows within a column) and gathers the row-ordered arrays into it (caller_position
+// and entry_value may be null: identity, ones). csc_row: the row of each entry in column order. The
+// work is queued on `stream`, not synchronised. Requires panels_fit(rows, cols).
+template <typename V, typename I>
+void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const int64_t* row_offsets, const I* csc_row,
+                      PanelSortBuffers<I> buffers, const I* entry_row, const I* entry_col, const V* entry_value,
+                      const I* caller_position, cudaStream_t stream);
+template <typename I>
+size_t panel_sort_bytes(int64_t rows, int64_t nnz, cudaStream_t stream);
 
 }  // namespace sddmm::cuda

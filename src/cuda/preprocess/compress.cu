@@ -19,7 +19,7 @@
 //   int64 plan, dimension < 2^31 (k = 4):    3i + 2v + 2k + 2i = 48 + 2v
 //   int64 plan, dimension >= 2^31 (k = 8):   3i + 2v + 2k + 2i = 56 + 2v
 // (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, whose sort
-// takes the scratch of the sort by column). For the 2^31 + 2^20 entries of tests/huge (CSR without values, plus the
+// reuses the buffers of the sort by column). For the 2^31 + 2^20 entries of tests/huge (CSR without values, plus the
 // caller's 8-byte col_idx) that is 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing
 // wants about 60 bytes per entry of scratch more (preprocess/tiles.cu): when that much is not free,
 // the plan goes without units (every entry on the CUDA cores).
@@ -208,6 +208,18 @@ void build_csc(DevicePattern<T, I>& p, Carver scratch, cudaStream_t stream) {
   gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
       sorted.positions, p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), p.nnz);
   check_launch("gather_kernel (csc)");
+  if (p.panels.empty()) return;
+  // The panel order from the column order (cuda/panels.cuh), in this sort's buffers: its keys (at
+  // least 32 bits each) and the positions buffer the result does not occupy; CUB's storage after them.
+  PanelSortBuffers<I> panel_sort;
+  panel_sort.column_order = const_cast<I*>(sorted.positions);  // one of sort.positions, no longer read
+  panel_sort.spare = sorted.positions == sort.positions[0] ? sort.positions[1] : sort.positions[0];
+  panel_sort.keys[0] = reinterpret_cast<uint32_t*>(sort.keys[0]);
+  panel_sort.keys[1] = reinterpret_cast<uint32_t*>(sort.keys[1]);
+  panel_sort.temp_bytes = panel_sort_bytes<I>(p.rows, p.nnz, stream);
+  panel_sort.temp = scratch.take<unsigned char>(static_cast<int64_t>(panel_sort.temp_bytes));
+  fill_panel_order(p.panels, p.rows, p.nnz, p.row_offsets.get(), p.csc_row.get(), panel_sort, p.entry_row.get(),
+                   p.entry_col.get(), p.entry_value.get(), p.caller_position.get(), stream);
 }
 
 // Value types with a tensor-core SDDMM: float16, bfloat16 and float32 (float64 has none).
@@ -316,8 +328,13 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   // One scratch for every phase below, sized for the largest.
   const size_t sorts = std::max(in_row_order ? 0 : sort_scratch_bytes<I>(nnz, info.rows, stream),
                                 sort_scratch_bytes<I>(nnz, info.cols, stream));
-  const size_t needed = std::max({sorts, split_scratch_bytes<I>(info.rows, info.cols, nnz, stream),
-                                  with_panels ? panel_scratch_bytes<I>(info.rows, info.cols, nnz, stream) : 0});
+  // The sort by column also makes the panel order, with CUB's storage for it after its own.
+  Carver panel_sort;  // measuring
+  if (with_panels) {
+    (void)panel_sort.take<unsigned char>(static_cast<int64_t>(panel_sort_bytes<I>(info.rows, nnz, stream)));
+  }
+  const size_t needed = std::max({sorts, sort_scratch_bytes<I>(nnz, info.cols, stream) + panel_sort.used(),
+                                  split_scratch_bytes<I>(info.rows, info.cols, nnz, stream)});
   // A plan with a panel order lists no float32 units for the split: the panel kernel takes the
   // split's K = 128 / 256 (sddmm.cu; it ran faster), and at K = 32 / 64 the split pays only for units
   // at least 20 % full (tuning.hpp), which patterns whose X2 fits the L2 and whose random entries
@@ -343,11 +360,6 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     build_csc<int32_t>(p, whole, stream);
   } else {
     build_csc<I>(p, whole, stream);
-  }
-  if (with_panels) {
-    fill_panel_order(p.panels, p.rows, p.cols, nnz, p.row_offsets.get(), p.entry_row.get(), p.entry_col.get(),
-                     p.entry_value.get(), p.caller_position.get(), scratch.get(), static_cast<size_t>(scratch.size()),
-                     stream);
   }
   split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.resident_blocks, scratch.get(),
                   static_cast<size_t>(scratch.size()), stream);

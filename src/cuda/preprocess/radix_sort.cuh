@@ -1,5 +1,6 @@
 // The plan's stable radix sort (CUB, double-buffer mode), shared by the sorts of plan creation:
-// by row, by column (preprocess/compress.cu) and by panel and column (preprocess/panels.cu).
+// by row and by column (preprocess/compress.cu; the sort by panel, preprocess/panels.cu, reuses the
+// buffers of the sort by column).
 #pragma once
 
 #include <cstdint>
