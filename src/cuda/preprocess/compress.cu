@@ -264,7 +264,7 @@ void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned ch
 }
 
 // Whether the plan carries a panel order for the SDDMM panel kernel (cuda/panels.cuh): forced by
-// SDDMM_SDDMM_PANELS (`forced`, the plan's copy of it: 1 wherever its keys fit, 0 never), else where
+// SDDMM_SDDMM_PANELS (`forced`, the plan's copy of it: 1 wherever panels_fit, 0 never), else where
 // X2 at the kernel's shortest rows fits the L2 (where it exceeds the L2 the panel kernel lost: SBM,
 // uniform 106000^2 and 300000 x 103000; tuning.hpp) and each X2 column read would serve enough
 // entries of a random pattern.
