@@ -50,6 +50,7 @@ struct DevicePattern {
   int sddmm_grid_max_waves = 1;      // SDDMM's CUDA-core grid: waves of resident blocks (tuning.hpp) ...
   int64_t sddmm_wave_min_products = 0;  // ... each giving every warp at least this many entries x K
   bool sddmm_line_kernel = true;     // SDDMM: K of one 64- or 128-byte line takes the line kernel (tuning.hpp)
+  bool sddmm_line_interleave = true;  // ... whose warps take its iterations in turn (tuning.hpp)
   int sddmm_row_shares = -1;         // SDDMM, CUDA cores, whole rows per warp: 1 where allowed, 0 never, -1 by rule
   int64_t l2_bytes = 0;              // the device's L2 (the SDDMM row-share rule: sddmm.cu)
   PanelOrder<T, I> panels;           // SDDMM panel kernel's order (cuda/panels.cuh), where it pays

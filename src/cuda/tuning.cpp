@@ -54,6 +54,11 @@ bool sddmm_line_kernel() {
   return v == 1 || (v != 0 && kSddmmLineKernel);
 }
 
+bool sddmm_line_interleave() {
+  const int64_t v = env_count("SDDMM_SDDMM_LINE_INTERLEAVE", kSddmmLineInterleave ? 1 : 0);
+  return v == 1 || (v != 0 && kSddmmLineInterleave);
+}
+
 int sddmm_row_shares() {
   const int64_t v = env_count("SDDMM_SDDMM_ROW_SHARES", -1);
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;

@@ -76,6 +76,24 @@ constexpr int64_t kSddmmWaveMinProducts = 16384;
 // kernel as much slower (process-to-process spread, bench/RESULTS.md).
 constexpr bool kSddmmLineKernel = true;
 
+// SDDMM, line kernel: at K <= kSddmmLineInterleaveMaxK its warps take the launch's iterations in
+// turn on a grid of one wave (sddmm_kernel.cuh, warp_turns) instead of one contiguous share each,
+// where they do not take whole rows. Overridable with SDDMM_SDDMM_LINE_INTERLEAVE (0 or 1).
+// Measured (H200, 2026-11-25, one device call: this build against 6c29a9a's and against itself with
+// the override at 0, two rounds, 13 matrices of >= 300k entries, geomean time against 6c29a9a):
+// float32 K = 32 0.963 / 0.967 (contiguous shares in this build: 1.008 / 1.010), float16 K = 32
+// (64-byte lines) 0.958 / 0.958 (0.978 / 0.979); banded 212.1 -> 185.5 us, SBM 191.0 -> 177.5,
+// uniform-8000-6.4M 110.3 -> 107.5, uniform-106000-3M 56.9 -> 55.3, R-MAT 274.2 -> 268.3. But
+// float16 K = 64 (128-byte lines) 0.999 / 0.998 against 0.984 / 0.984 contiguous, SBM 244.1 ->
+// 266.7 us and R-MAT 366.2 -> 385.0 against 233.4 and 341.8: K = 64 keeps contiguous shares (not
+// understood: the same lines and iterations as float32 K = 32, twice the conversions). float64
+// (K = 8 / 16) not measured. Before it, an experiment build had found the interleaved iterations
+// 0.96-0.98 of contiguous ones at float32 K = 32 (14 matrices), and column-blocked orders on top of
+// them (entries by 256-1024 columns, then row) doubling the L1 hit rate on uniform-8000-6.4M (29 ->
+// 63 %, L2 reads 770 -> 433 MB) but 5-35 % slower (bench/RESULTS.md).
+constexpr bool kSddmmLineInterleave = true;
+constexpr int64_t kSddmmLineInterleaveMaxK = 32;
+
 // SDDMM, CUDA cores: warps take whole rows (an even split of the rows) instead of equal shares of
 // the entries where rows hold at least this many entries on average, X2's columns exceed the L2
 // and no row is heavy (the rule: choose_sddmm_kernel in sddmm.cu). Measured (H200, 2026-11-25, 22
@@ -221,6 +239,7 @@ bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
 int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS
 bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL
+bool sddmm_line_interleave();  // SDDMM_SDDMM_LINE_INTERLEAVE
 int sddmm_row_shares();    // SDDMM_SDDMM_ROW_SHARES: 1 or 0 when set so, else -1 (the rule)
 int sddmm_panels();        // SDDMM_SDDMM_PANELS: 1 or 0 when set so, else -1 (the rule)
 double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE

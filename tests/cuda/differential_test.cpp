@@ -49,6 +49,20 @@ TEST_SUITE("gpu") {
     REQUIRE(unsetenv("SDDMM_SDDMM_ROW_SHARES") == 0);
   }
 
+  TEST_CASE("gpu: the SDDMM line kernel with contiguous shares per warp (suite cases and real graphs)") {
+    // By default the line kernel's warps take its iterations in turn at K <= 32, on a grid of one wave
+    // (sddmm.cu); this override gives them one contiguous share each, on up to 64 waves without a
+    // minimum of work per warp, as the entry kernel's.
+    REQUIRE(setenv("SDDMM_SDDMM_LINE_INTERLEAVE", "0", 1) == 0);
+    REQUIRE(setenv("SDDMM_SDDMM_GRID_WAVES", "64", 1) == 0);
+    REQUIRE(setenv("SDDMM_SDDMM_WAVE_PRODUCTS", "0", 1) == 0);
+    for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    REQUIRE(unsetenv("SDDMM_SDDMM_LINE_INTERLEAVE") == 0);
+    REQUIRE(unsetenv("SDDMM_SDDMM_GRID_WAVES") == 0);
+    REQUIRE(unsetenv("SDDMM_SDDMM_WAVE_PRODUCTS") == 0);
+  }
+
   TEST_CASE("gpu: the SDDMM panel kernel wherever a panel order fits (suite cases and real graphs)") {
     // By default plans build the panel order only where each X2 column read would serve enough
     // entries (preprocess/compress.cu), which the K sweep's matrix does and most cases do not; this

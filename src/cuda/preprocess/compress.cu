@@ -322,6 +322,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_grid_max_waves = static_cast<int>(sddmm_grid_max_waves());
   p.sddmm_wave_min_products = sddmm_wave_min_products();
   p.sddmm_line_kernel = sddmm_line_kernel();
+  p.sddmm_line_interleave = sddmm_line_interleave();
   p.sddmm_row_shares = sddmm_row_shares();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
 

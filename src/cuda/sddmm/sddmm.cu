@@ -19,6 +19,7 @@ struct SddmmChoice {
   int group;        // lanes per entry
   bool tensor;      // the plan's dense units go to the tensor-core kernel, the other entries to `kernel`
   bool row_shares;  // each warp of `kernel` takes whole rows (SddmmArgs::row_offsets), not an equal share
+  bool interleaved;  // the warps of `kernel` take its iterations in turn (SddmmArgs::interleaved)
 };
 
 // The one place that picks the SDDMM kernels for a call.
@@ -50,6 +51,11 @@ struct SddmmChoice {
 //    entries on average, and X2's columns more bytes than the L2 holds: warps in phase then sweep a
 //    window of X2 at a time instead of all of it (tuning.hpp has the measurement; where X2 fits the
 //    L2 the row shares were slower). SDDMM_SDDMM_ROW_SHARES=1 / 0 forces them on / off.
+//  - interleaved: otherwise the line kernel's warps take its iterations in turn at K <= 32, on a
+//    grid of one wave, so that the entries in flight are one band of the plan order (tuning.hpp,
+//    kSddmmLineInterleave, has the measurement; 16-bit K = 64, the other line K, was slower so on
+//    the clustered graphs). The entry kernel keeps contiguous shares: its lane groups hold their
+//    X1 row across iterations, which in turn would each be another row.
 // K = 32 .. 256 fit the tensor-core kernel's registers; the dense units must be full enough on
 // average to beat the CUDA-core kernel, fuller below K = 128, and fuller still there for float32's
 // TF32 split, whose three mma per step cost more than the CUDA-core kernel saves at short K
@@ -103,7 +109,9 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const bool long_rows = a.nnz >= kSddmmRowSharesMinMeanRow * a.rows;
   const bool row_shares =
       rows_even_enough && (a.sddmm_row_shares == 1 || (a.sddmm_row_shares < 0 && gathers_past_l2 && long_rows));
-  return {kernel, group, tensor, row_shares};
+  const bool line = kernel == SddmmKernel::kLine64 || kernel == SddmmKernel::kLine128;
+  const bool interleaved = line && !row_shares && a.sddmm_line_interleave && k <= kSddmmLineInterleaveMaxK;
+  return {kernel, group, tensor, row_shares, interleaved};
 }
 
 // A grid of whole waves of the blocks that run on the GPU at once (cuda/occupancy.cuh): up to
@@ -111,7 +119,8 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
 // (tuning.hpp), and fewer blocks for small problems. Each block loops over its warps' shares;
 // millions of short-lived blocks cost more in scheduling than they do.
 // per_warp: the entries a warp takes per iteration of its loop. Where warps take whole rows
-// (args.row_offsets), the grid has at most one warp per row.
+// (args.row_offsets), the grid has at most one warp per row; where they take the iterations in turn
+// (args.interleaved), at most one wave, so that all of them start together.
 template <auto kKernel, int kThreads, typename Args>
 void launch(const Args& args, int64_t per_warp, int64_t max_waves, int64_t min_products, cudaStream_t stream) {
   constexpr int64_t kWarps = kThreads / 32;
@@ -120,7 +129,7 @@ void launch(const Args& args, int64_t per_warp, int64_t max_waves, int64_t min_p
   const int64_t min_entries = min_products / k + (min_products % k != 0);  // per warp and wave, rounded up
   // Divided in turn: the same floor as one division by the product, which a large override could overflow.
   const int64_t fill = min_entries > 0 ? args.nnz / resident / kWarps / min_entries : max_waves;
-  const int64_t waves = fill < 1 ? 1 : fill < max_waves ? fill : max_waves;
+  const int64_t waves = args.interleaved || fill < 1 ? 1 : fill < max_waves ? fill : max_waves;
   const int64_t per_block = kWarps * per_warp;  // entries per iteration
   // Whole rows per warp (row_offsets): no more warps than rows.
   const int64_t needed =
@@ -262,6 +271,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.out = static_cast<typename P::Output*>(out);
   const SddmmChoice choice = choose_sddmm_kernel<P, I>(a, x1, x2);
   args.group = choice.group;
+  args.interleaved = choice.interleaved;
   if (choice.row_shares) {
     args.row_offsets = a.row_offsets.get();
     args.rows = a.rows;

@@ -86,8 +86,14 @@ struct SddmmLineConfig {
   static constexpr int kEntriesPerWarp = 32 / kLanes * kEntriesPerGroup;
   // The halving leaves each entry's sum in kLanes / kEntriesPerGroup lanes (1 or 2): log2 of that.
   static constexpr int kSumShift = kLanes / kEntriesPerGroup == 2 ? 1 : 0;
-  // Blocks per multiprocessor the registers must allow (__launch_bounds__): 4, as the entry kernel.
-  static constexpr int kMinBlocksPerSm = 4;
+  // Blocks per multiprocessor the registers must allow (__launch_bounds__): 5, 48 registers with
+  // 32-bit plan indices, no spill (the compiler took 56-60 when allowed 64: 4 blocks); 64-bit ones
+  // would spill 24-52 bytes at 48, and take 4. Measured in the run of tuning.hpp's
+  // kSddmmLineInterleave (contiguous shares at 48 registers against 6c29a9a's 60): float16 K = 64
+  // 0.984 (SBM 244.1 -> 233.4 us, R-MAT 366.2 -> 341.8), float32 K = 32 1.008, float16 K = 32 0.978.
+  // 6 blocks (40 registers, 24 bytes spilled) lost 17 %, 8 blocks (32, 60 bytes) 75 %.
+  static constexpr int kMinBlocksPerSm = 5;
+  static constexpr int kMinBlocksPerSmWideIndex = 4;
   static_assert(kLineBytes == 64 || kLineBytes == 128, "one 64- or 128-byte line per entry");
   static_assert(kLanes / kEntriesPerGroup == 1 || kLanes / kEntriesPerGroup == 2, "one or two lanes per entry's sum");
   static_assert(kEntriesPerWarp <= 32, "a lane holds the coordinates of one entry of the iteration");
@@ -167,6 +173,9 @@ struct SddmmArgs {
   // entries: warps that start their rows together sweep the columns together (sddmm_kernel.cuh).
   const int64_t* row_offsets = nullptr;
   int64_t rows = 0;
+  // Or the warps take the launch's iterations in turn (warp_turns), the grid one wave of resident
+  // blocks: the line kernel's default (sddmm.cu).
+  bool interleaved = false;
 };
 
 }  // namespace sddmm::cuda

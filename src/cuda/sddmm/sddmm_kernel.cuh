@@ -72,14 +72,16 @@ __device__ __forceinline__ EntryCoords<Config, I> fetch_coords(const SddmmArgs<t
   return c;
 }
 
-// This warp's entries of the launch, [begin, end): one contiguous, equal share, in whole iterations
-// of per_warp entries, so that `base` is the same for every lane of the warp and all lanes iterate
-// together (the shuffles of the group sums need them). The grid is at most a few waves of resident
-// blocks (sddmm.cu): its threads fit 32 bits.
+// This warp's entries of the launch: iterations at begin, begin + stride, ... below end, each of
+// per_warp entries, so that `base` is the same for every lane of the warp and all lanes iterate
+// together (the shuffles of the group sums need them). Either one contiguous, equal share (stride
+// per_warp), or the launch's iterations taken in turn by all its warps (warp_turns). The grid is
+// at most a few waves of resident blocks (sddmm.cu): its threads fit 32 bits.
 template <typename E>
 struct WarpShare {
   E begin;
   E end;
+  E stride;
 };
 
 template <typename E>
@@ -87,7 +89,19 @@ __device__ __forceinline__ WarpShare<E> warp_share(E nnz, E per_warp) {
   const E warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
   const E warps = (gridDim.x * blockDim.x) / 32;
   const E share = ((nnz + warps - 1) / warps + per_warp - 1) / per_warp * per_warp;
-  return {warp * share, (warp + 1) * share < nnz ? (warp + 1) * share : nnz};
+  return {warp * share, (warp + 1) * share < nnz ? (warp + 1) * share : nnz, per_warp};
+}
+
+// The launch's iterations in turn (SddmmArgs::interleaved): warp w takes iterations w, w + warps,
+// ... With the grid one wave of resident blocks (sddmm.cu), every warp runs from the start, and the
+// entries in flight at any time are one band of the plan order, a few iterations per warp wide,
+// instead of a piece of every share: the X1 rows and, where neighbouring rows share columns
+// (clustered, banded graphs), the X2 columns of that band are what the caches hold.
+template <typename E>
+__device__ __forceinline__ WarpShare<E> warp_turns(E nnz, E per_warp) {
+  const E warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  const E warps = (gridDim.x * blockDim.x) / 32;
+  return {warp * per_warp, nnz, warps * per_warp};
 }
 
 // This warp's entries when warps take whole rows (SddmmArgs::row_offsets): rows [r(w), r(w + 1)) of
@@ -100,20 +114,21 @@ __device__ __forceinline__ WarpShare<E> warp_share(E nnz, E per_warp) {
 // 8000^2, K = 256. A share's end is no multiple of the iteration's entries: past it, entries are
 // computed (the next warp's) but not stored.
 template <typename E>
-__device__ __forceinline__ WarpShare<E> warp_rows_share(const int64_t* row_offsets, int64_t rows) {
+__device__ __forceinline__ WarpShare<E> warp_rows_share(const int64_t* row_offsets, int64_t rows, E per_warp) {
   const int64_t warp = (int64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   const int64_t warps = (int64_t{gridDim.x} * blockDim.x) / 32;
   const int64_t per = rows / warps, extra = rows % warps;
   const int64_t first = warp * per + (warp < extra ? warp : extra);
   const int64_t last = first + per + (warp < extra ? 1 : 0);
-  return {static_cast<E>(row_offsets[first]), static_cast<E>(row_offsets[last])};
+  return {static_cast<E>(row_offsets[first]), static_cast<E>(row_offsets[last]), per_warp};
 }
 
-// The launch's share for this warp: whole rows where the arguments give the row offsets, else an
-// equal share of the entries.
+// The launch's share for this warp: whole rows where the arguments give the row offsets, the
+// iterations in turn where they say interleaved, else an equal share of the entries.
 template <typename P, typename I, typename E>
 __device__ __forceinline__ WarpShare<E> launch_share(const SddmmArgs<P, I>& a, E nnz, E per_warp) {
-  return a.row_offsets != nullptr ? warp_rows_share<E>(a.row_offsets, a.rows) : warp_share(nnz, per_warp);
+  if (a.row_offsets != nullptr) return warp_rows_share<E>(a.row_offsets, a.rows, per_warp);
+  return a.interleaved ? warp_turns(nnz, per_warp) : warp_share(nnz, per_warp);
 }
 
 template <typename Config, typename I>
@@ -142,9 +157,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
 
   if (a.nnz == 0) return;
   EntryCoords<Config, I> next = fetch_coords<Config, I>(a, nnz, share.begin, groups_per_warp, group_in_warp);
-  for (E base = share.begin; base < share.end; base += per_warp) {
+  for (E base = share.begin; base < share.end; base += share.stride) {
     const EntryCoords<Config, I> coords = next;
-    next = fetch_coords<Config, I>(a, nnz, base + per_warp, groups_per_warp, group_in_warp);
+    next = fetch_coords<Config, I>(a, nnz, base + share.stride, groups_per_warp, group_in_warp);
     // Value and output position of each entry, loaded before the gathers.
     Acc scale[kU];
     E dst[kU];

@@ -1,7 +1,8 @@
 // SDDMM, entry-parallel, for K whose X1 row and X2 column are each one 64- or 128-byte line
-// (SddmmLineConfig). The grid and the shares are the entry kernel's (sddmm_kernel.cuh): each warp walks
-// one contiguous share of the entries in plan order, kEntriesPerWarp per iteration. What differs is
-// how a warp's lanes meet those entries:
+// (SddmmLineConfig). The shares are the entry kernel's (sddmm_kernel.cuh), kEntriesPerWarp entries
+// per iteration, but at K <= 32 the warps take the iterations in turn (warp_turns, with a grid of
+// one wave: sddmm.cu; tuning.hpp has the measurement) instead of one contiguous share each. What
+// differs is how a warp's lanes meet those entries:
 //  - lane l holds the row and column of the iteration's entry l (mod kEntriesPerWarp), loaded one
 //    iteration ahead; each group takes its kEntriesPerGroup entries' coordinates from those lanes by
 //    shuffles;
@@ -47,7 +48,8 @@ __device__ __forceinline__ Acc scatter_sum(Acc (&v)[kU], int group_lane) {
 }
 
 template <typename Config, typename I>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
+__global__ void __launch_bounds__(Config::kThreadsPerBlock,
+                                  sizeof(I) == 4 ? Config::kMinBlocksPerSm : Config::kMinBlocksPerSmWideIndex)
     sddmm_line_kernel(const SddmmArgs<typename Config::Types, I> a) {
   using T = typename Config::Feature;
   using Acc = typename Config::Accumulator;
@@ -73,10 +75,10 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   E e_next = plan_entry_at<Config, I>(a, nnz, share.begin + held);
   I row_next = a.entry_row[e_next];
   I col_next = a.entry_col[e_next];
-  for (E base = share.begin; base < share.end; base += kPerWarp) {
+  for (E base = share.begin; base < share.end; base += share.stride) {
     const I row_held = row_next;
     const I col_held = col_next;
-    e_next = plan_entry_at<Config, I>(a, nnz, base + kPerWarp + held);
+    e_next = plan_entry_at<Config, I>(a, nnz, base + share.stride + held);
     row_next = a.entry_row[e_next];
     col_next = a.entry_col[e_next];
     // Value and output position of the entry this lane's sum ends with, loaded before the gathers.
