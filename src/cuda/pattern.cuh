@@ -33,12 +33,14 @@ struct DevicePattern {
   int64_t rows = 0;
   int64_t cols = 0;
   int64_t nnz = 0;
-  DeviceArray<unsigned char> storage;  // every array below but the tiles' (those have their own)
+  DeviceArray<unsigned char> storage;  // every array below but caller_position and the tiles' (those have their own)
   DeviceSpan<int64_t> row_offsets;   // (rows + 1) CSR offsets
   DeviceSpan<I> entry_row;           // (nnz) row of each entry, sorted by row (stable)
   DeviceSpan<I> entry_col;           // (nnz) column of each entry, same order
   DeviceSpan<T> entry_value;         // (nnz) value of each entry, same order; empty: all ones
   DeviceSpan<I> caller_position;     // (nnz) where each sorted entry stood in the caller's order; empty: identity
+  DeviceArray<I> caller_position_storage;  // its own allocation: only plans of COO entries not in row order have it
+  DeviceSpan<unsigned long long> validation_flags;  // (kValidationFlags) written and read at creation only
   DeviceSpan<int64_t> col_offsets;   // (cols + 1) CSC offsets
   DeviceSpan<I> csc_row;             // (nnz) row of each entry, sorted by column (stable)
   DeviceSpan<T> csc_value;           // (nnz) or empty
@@ -79,8 +81,14 @@ template <typename I>
 size_t split_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
 
 // Validates the caller's arrays on the device (indices in range, CSR offsets monotone from 0 to
-// nnz), throwing INDEX_OUT_OF_RANGE with the first bad position and value; returns whether the
-// entries are in row order (CSR always; COO when no row index is below the one before it).
-bool validate_input(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream);
+// nnz) in two steps: queue_validation queues the checks on `stream`, writing kValidationFlags
+// device words at `flags`; finish_validation reads them back (synchronising the stream), throws
+// INDEX_OUT_OF_RANGE with the first bad position and value, and returns whether the entries are in
+// row order (CSR always; COO when no row index is below the one before it). Work queued between
+// the two runs before the read-back, on arrays not yet known to be valid.
+constexpr int kValidationFlags = 3;
+void queue_validation(const MatrixInfo& info, const SparseInput& input, unsigned long long* flags, cudaStream_t stream);
+bool finish_validation(const MatrixInfo& info, const SparseInput& input, const unsigned long long* flags,
+                       cudaStream_t stream);
 
 }  // namespace sddmm::cuda

@@ -50,8 +50,8 @@ TEST_SUITE("gpu") {
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     const size_t before = free_device_memory();
     for (int i = 0; i < 3; ++i) {
-      expect_out_of_memory(huge, 3);  // fails at the row offsets, early
-      expect_out_of_memory(3, huge);  // fails at the column offsets, after both sorts
+      expect_out_of_memory(huge, 3);  // fails at the plan's allocation (its row offsets), before validation
+      expect_out_of_memory(3, huge);  // the same (its column offsets)
     }
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     const size_t after = free_device_memory();

@@ -4,9 +4,11 @@
 // heavy split of rows and columns and, for plans that use tensor cores, the dense units.
 //
 // Two allocations, whatever the size: the plan's arrays (one piece each, cuda/carved.cuh) and one
-// creation scratch that every phase in turn carves its temporaries from, sized for the largest. (With
-// an allocation per array and per temporary, cudaMalloc/cudaFree and the syncs they imply were most
-// of the plan's time: 0.6 of uniform-8000-1.28M's 1.0 ms, measured with a traced build.)
+// creation scratch that every phase in turn carves its temporaries from, sized for the largest; a
+// third, caller_position, only for COO entries not in row order (its size is known after
+// validation, which writes its flags into the plan's allocation). (With an allocation per array
+// and per temporary, cudaMalloc/cudaFree and the syncs they imply were most of the plan's time: 0.6
+// of uniform-8000-1.28M's 1.0 ms, measured with a traced build.)
 //
 // Device memory at the peak of creation, per entry, besides the caller's arrays (i: bytes of a plan
 // index, 4 or 8; k: bytes of a sort key; v: bytes of a value, 0 without values). The plan's arrays
@@ -132,13 +134,13 @@ int64_t l2_bytes(int device) {
 
 // The plan's arrays, carved from its one allocation.
 template <typename T, typename I>
-void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool in_row_order, bool with_panels) {
+void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_panels) {
   const int64_t value_count = has_values ? p.nnz : 0;
+  p.validation_flags = c.span<unsigned long long>(kValidationFlags);
   p.row_offsets = c.span<int64_t>(p.rows + 1);
   p.entry_row = c.span<I>(p.nnz);
   p.entry_col = c.span<I>(p.nnz);
   p.entry_value = c.span<T>(value_count);
-  p.caller_position = c.span<I>(in_row_order ? 0 : p.nnz);
   p.col_offsets = c.span<int64_t>(p.cols + 1);
   p.csc_row = c.span<I>(p.nnz);
   p.csc_value = c.span<T>(value_count);
@@ -303,11 +305,12 @@ DeviceArray<unsigned char> allocate_scratch(size_t needed, size_t wanted, bool& 
 
 }  // namespace
 
+// The order of creation: the plan's allocation first, so that validation writes its flags there
+// (no allocation of its own); entries already in row order are copied into the plan's arrays right
+// after validation, so that the copy runs while the host sizes and allocates the scratch.
 template <typename T, typename I>
 DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
   const int64_t nnz = info.nnz;
-  const bool in_row_order = validate_input(info, input, stream);
-
   DevicePattern<T, I> p;
   p.rows = info.rows;
   p.cols = info.cols;
@@ -315,7 +318,15 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.l2_bytes = l2_bytes(info.device_id);
   p.sddmm_panels = sddmm_panels();
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
-  p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, in_row_order, with_panels); });
+  p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, with_panels); });
+  queue_validation(info, input, p.validation_flags.get(), stream);
+  const bool in_row_order = finish_validation(info, input, p.validation_flags.get(), stream);
+  if (in_row_order) {
+    copy_in_row_order(p, input, stream);
+  } else {
+    p.caller_position_storage = DeviceArray<I>(nnz);
+    p.caller_position = DeviceSpan<I>(p.caller_position_storage.get(), nnz);
+  }
   p.entries_per_slice = spmm_entries_per_slice();
   p.spmm_shared_indices = spmm_shared_indices();
   p.resident_blocks = resident_blocks(info.device_id);
@@ -350,11 +361,9 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   const DeviceArray<unsigned char> scratch = allocate_scratch(needed, wanted, with_units);
   const Carver whole(scratch.get(), static_cast<size_t>(scratch.size()));
 
-  if (in_row_order) {
-    copy_in_row_order(p, input, stream);
-  } else if (fits_int32(info.rows)) {
+  if (!in_row_order && fits_int32(info.rows)) {
     sort_rows<int32_t>(p, input, whole, stream);
-  } else {
+  } else if (!in_row_order) {
     sort_rows<I>(p, input, whole, stream);
   }
   if (fits_int32(info.cols)) {

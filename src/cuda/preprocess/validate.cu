@@ -1,6 +1,7 @@
 // Pattern validation on the GPU: one pass per array finds the first bad position with an atomic
 // minimum (the result is the same whatever the thread order), and whether COO rows are already in
-// order; one read-back takes all three, then only a bad entry is copied back for the message.
+// order, into three flags the plan's allocation holds; one read-back takes all three, then only a
+// bad entry is copied back for the message.
 #include <limits>
 
 #include "cuda/pattern.cuh"
@@ -71,46 +72,57 @@ __global__ void check_rows_kernel(const In* rows, int64_t n, int64_t bound, unsi
   fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets[", rows, "] = ", hi, " must equal nnz = ", nnz);
 }
 
+// Whether there is anything to validate: not an empty CSR pattern given without offsets, nor an
+// empty COO one.
+bool needs_validation(const MatrixInfo& info, const SparseInput& input) {
+  const bool csr = input.format == SparseInput::Format::kCsr;
+  if (csr && info.rows == 0 && input.rows == nullptr) {
+    if (info.nnz != 0) fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets is empty (rows = 0) but nnz = ", info.nnz);
+    return false;
+  }
+  return csr || info.nnz != 0;
+}
+
 }  // namespace
 
-bool validate_input(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
+void queue_validation(const MatrixInfo& info, const SparseInput& input, unsigned long long* flags, cudaStream_t stream) {
+  if (!needs_validation(info, input)) return;
   const bool csr = input.format == SparseInput::Format::kCsr;
   const int64_t rows = info.rows, cols = info.cols, nnz = info.nnz;
-  if (csr && rows == 0 && input.rows == nullptr) {
-    if (nnz != 0) fail(SDDMM_STATUS_INDEX_OUT_OF_RANGE, "row_offsets is empty (rows = 0) but nnz = ", nnz);
-    return true;
-  }
-  if (!csr && nnz == 0) return true;
-  // first[0]: first bad row index or offset; first[1]: first bad column; first[2]: kNone while the
+  // flags[0]: first bad row index or offset; flags[1]: first bad column; flags[2]: kNone while the
   // COO rows are in order.
-  DeviceArray<unsigned long long> d_first(3);
-  check(cudaMemsetAsync(d_first.get(), 0xFF, 3 * sizeof(unsigned long long), stream), "cudaMemsetAsync");
-  unsigned long long* first = d_first.get();
+  check(cudaMemsetAsync(flags, 0xFF, kValidationFlags * sizeof(unsigned long long), stream), "cudaMemsetAsync");
   if (csr) {
     launch_on_index_type(input.index_type, input.rows, rows + 1, [&](const auto* offsets, int blocks) {
-      first_bad_offset_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(offsets, rows, nnz, first);
+      first_bad_offset_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(offsets, rows, nnz, flags);
     });
     check_launch("first_bad_offset_kernel");
   } else {
     launch_on_index_type(input.index_type, input.rows, nnz, [&](const auto* row, int blocks) {
-      check_rows_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(row, nnz, rows, first, first + 2);
+      check_rows_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(row, nnz, rows, flags, flags + 2);
     });
     check_launch("check_rows_kernel");
   }
   if (nnz > 0) {
     launch_on_index_type(input.index_type, input.cols, nnz, [&](const auto* col, int blocks) {
-      first_out_of_range_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(col, nnz, cols, first + 1);
+      first_out_of_range_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(col, nnz, cols, flags + 1);
     });
     check_launch("first_out_of_range_kernel");
   }
-  unsigned long long h[3] = {kNone, kNone, kNone};
-  check(cudaMemcpyAsync(h, first, sizeof(h), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (validation)");
+}
+
+bool finish_validation(const MatrixInfo& info, const SparseInput& input, const unsigned long long* flags,
+                       cudaStream_t stream) {
+  if (!needs_validation(info, input)) return true;
+  const bool csr = input.format == SparseInput::Format::kCsr;
+  unsigned long long h[kValidationFlags] = {kNone, kNone, kNone};
+  check(cudaMemcpyAsync(h, flags, sizeof(h), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync (validation)");
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (validation)");
   if (h[0] != kNone) {
-    if (csr) fail_offset(input.rows, input.index_type, static_cast<int64_t>(h[0]), rows, nnz, stream);
-    fail_index("row_idx", input.rows, input.index_type, static_cast<int64_t>(h[0]), rows, stream);
+    if (csr) fail_offset(input.rows, input.index_type, static_cast<int64_t>(h[0]), info.rows, info.nnz, stream);
+    fail_index("row_idx", input.rows, input.index_type, static_cast<int64_t>(h[0]), info.rows, stream);
   }
-  if (h[1] != kNone) fail_index("col_idx", input.cols, input.index_type, static_cast<int64_t>(h[1]), cols, stream);
+  if (h[1] != kNone) fail_index("col_idx", input.cols, input.index_type, static_cast<int64_t>(h[1]), info.cols, stream);
   return csr || h[2] == kNone;
 }
 
