@@ -37,14 +37,15 @@ constexpr int64_t kSpmmHeavyRowMeanFactor = 2;
 // SDDMM_SPMM_HEAVY_ROW_ENTRIES_FEW (at most the floor above).
 constexpr int64_t kSpmmHeavyRowEntriesFew = 16;
 
-// SDDMM, CUDA-core kernel: its grid is up to kSddmmGridMaxWaves times the blocks the device runs
-// at once (cuda/occupancy.cuh), each warp taking an equal contiguous share of the entries, as long
-// as every warp still gets kSddmmWaveMinProducts products (entries x K: its work, whatever the
-// type) per wave. With more than one wave the first blocks cover the first part of the matrix, the
-// next ones the next: the rows in flight at any time, and so the X2 columns, are those of a part of
-// the matrix, not all of it (an L2 working set of clustered graphs), at the cost of short shares on
-// small matrices. Overridable with SDDMM_SDDMM_GRID_WAVES (1-64) and SDDMM_SDDMM_WAVE_PRODUCTS (0:
-// always the most waves). Measured (H200, 2026-11-21, float32, 12 matrices x K = 32/128/256,
+// SDDMM, CUDA-core kernel (the line kernel at K <= 32: one wave, kSddmmLineInterleave below): its
+// grid is up to kSddmmGridMaxWaves times the blocks the device runs at once (cuda/occupancy.cuh),
+// each warp taking an equal contiguous share of the entries, as long as every warp still gets
+// kSddmmWaveMinProducts products (entries x K: its work, whatever the type) per wave. With more
+// than one wave the first blocks cover the first part of the matrix, the next ones the next: the
+// rows in flight at any time, and so the X2 columns, are those of a part of the matrix, not all of
+// it (an L2 working set of clustered graphs), at the cost of short shares on small matrices.
+// Overridable with SDDMM_SDDMM_GRID_WAVES (1-64) and SDDMM_SDDMM_WAVE_PRODUCTS (0: always the most
+// waves). Measured (H200, 2026-11-21, float32, 12 matrices x K = 32/128/256,
 // geomean time against exactly 2 waves, the grid before): 4 waves 0.995, 8 1.002, up to 8 with 64
 // entries per warp 0.978, with 128 0.979. SBM K = 256 1.92 / 1.60 / 1.46 ms at 2 / 4 / 8 waves
 // (K = 128 0.81 / 0.75 / 0.72); R-MAT K = 256 2.45 -> 2.38; but uniform 8000^2 640k K = 128 0.0507 /
