@@ -174,7 +174,7 @@ struct SddmmArgs {
   const int64_t* row_offsets = nullptr;
   int64_t rows = 0;
   // Or the warps take the launch's iterations in turn (warp_turns), the grid one wave of resident
-  // blocks: the line kernel's default (sddmm.cu).
+  // blocks: the line kernel's at K <= 32 (sddmm.cu).
   bool interleaved = false;
 };
 
