@@ -1,10 +1,10 @@
 // The CUDA backend against the float64 reference, over the same suite as the CPU backend. These run
 // only as the "gpu" test suite (ctest: sddmm_tests_gpu), which reports itself skipped without a GPU.
-#include <cstdlib>
 
 #include <doctest/doctest.h>
 
 #include "cases.hpp"
+#include "scoped_env.hpp"
 
 namespace sddmm::test {
 
@@ -20,47 +20,39 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: the heavy-row SpMM kernel on every suite case (all rows forced heavy)") {
     // Plan creation reads these tuning overrides: a threshold of 0 entries, without the term from the
     // mean row length, sends every non-empty row to the heavy-row blocks.
-    REQUIRE(setenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES", "0", 1) == 0);
-    REQUIRE(setenv("SDDMM_SPMM_HEAVY_ROW_FACTOR", "0", 1) == 0);
+    const ScopedEnv heavy_entries("SDDMM_SPMM_HEAVY_ROW_ENTRIES", "0");
+    const ScopedEnv heavy_factor("SDDMM_SPMM_HEAVY_ROW_FACTOR", "0");
     for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
-    REQUIRE(unsetenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES") == 0);
-    REQUIRE(unsetenv("SDDMM_SPMM_HEAVY_ROW_FACTOR") == 0);
   }
 
   TEST_CASE("gpu: the SDDMM CUDA-core kernel with its grid at 64 waves (suite cases and real graphs)") {
     // Plan creation reads these tuning overrides: up to 64 waves of resident blocks, without the
     // minimum of work per warp, so that the real graphs (88k-187k entries) take more blocks than
     // the device runs at once and many warps get a share of one iteration or none.
-    REQUIRE(setenv("SDDMM_SDDMM_GRID_WAVES", "64", 1) == 0);
-    REQUIRE(setenv("SDDMM_SDDMM_WAVE_PRODUCTS", "0", 1) == 0);
+    const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
+    const ScopedEnv wave_products("SDDMM_SDDMM_WAVE_PRODUCTS", "0");
     for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
     for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
-    REQUIRE(unsetenv("SDDMM_SDDMM_GRID_WAVES") == 0);
-    REQUIRE(unsetenv("SDDMM_SDDMM_WAVE_PRODUCTS") == 0);
   }
 
   TEST_CASE("gpu: the SDDMM CUDA-core kernels with warps taking whole rows (suite cases and real graphs)") {
     // By default warps take whole rows only where X2 exceeds the L2 and rows are long (sddmm.cu),
     // which no case here is; this override gives them whole rows wherever the plan has no heavy
     // row: shares that end anywhere in an iteration, warps with no rows (more warps than rows).
-    REQUIRE(setenv("SDDMM_SDDMM_ROW_SHARES", "1", 1) == 0);
+    const ScopedEnv row_shares("SDDMM_SDDMM_ROW_SHARES", "1");
     for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
     for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
-    REQUIRE(unsetenv("SDDMM_SDDMM_ROW_SHARES") == 0);
   }
 
   TEST_CASE("gpu: the SDDMM line kernel with contiguous shares per warp (suite cases and real graphs)") {
     // By default the line kernel's warps take its iterations in turn at K <= 32, on a grid of one wave
     // (sddmm.cu); this override gives them one contiguous share each, on up to 64 waves without a
     // minimum of work per warp, as the entry kernel's.
-    REQUIRE(setenv("SDDMM_SDDMM_LINE_INTERLEAVE", "0", 1) == 0);
-    REQUIRE(setenv("SDDMM_SDDMM_GRID_WAVES", "64", 1) == 0);
-    REQUIRE(setenv("SDDMM_SDDMM_WAVE_PRODUCTS", "0", 1) == 0);
+    const ScopedEnv line_interleave("SDDMM_SDDMM_LINE_INTERLEAVE", "0");
+    const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
+    const ScopedEnv wave_products("SDDMM_SDDMM_WAVE_PRODUCTS", "0");
     for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
     for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
-    REQUIRE(unsetenv("SDDMM_SDDMM_LINE_INTERLEAVE") == 0);
-    REQUIRE(unsetenv("SDDMM_SDDMM_GRID_WAVES") == 0);
-    REQUIRE(unsetenv("SDDMM_SDDMM_WAVE_PRODUCTS") == 0);
   }
 
   TEST_CASE("gpu: the SDDMM panel kernel wherever a panel order fits (suite cases and real graphs)") {
@@ -71,7 +63,7 @@ TEST_SUITE("gpu") {
     // that cross panels, caller orders, no values, every precision. The graphs also at K = 256
     // (their K of 64 has 512-byte rows in float64 only), with the rows and columns that no entry
     // uses poisoned.
-    REQUIRE(setenv("SDDMM_SDDMM_PANELS", "1", 1) == 0);
+    const ScopedEnv panels("SDDMM_SDDMM_PANELS", "1");
     for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
     for (auto c : graph_sddmm_cases()) {
       check_sddmm(SDDMM_BACKEND_CUDA, c);
@@ -79,7 +71,6 @@ TEST_SUITE("gpu") {
       c.poison_unreferenced = true;
       check_sddmm(SDDMM_BACKEND_CUDA, c);
     }
-    REQUIRE(unsetenv("SDDMM_SDDMM_PANELS") == 0);
   }
 
   TEST_CASE("gpu: real graphs from Matrix Market files") {

@@ -25,8 +25,11 @@
 #include "differential.hpp"
 #include "generators.hpp"
 #include "memory.hpp"
+#include "scoped_env.hpp"
 
 namespace {
+
+using sddmm::test::ScopedEnv;
 
 // kUnitRoundoff: rounding of the result to the output type. kProductError: relative error of one
 // product as the tensor cores form it (half products are exact in float32; the TF32 split drops
@@ -119,22 +122,6 @@ template <typename T>
 double to_double(T x) {
   return static_cast<double>(static_cast<float>(x));
 }
-
-// Sets (or, given nullptr, leaves alone) an environment variable for one plan creation.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(value != nullptr ? name : nullptr) {
-    if (name_ != nullptr) setenv(name_, value, 1);
-  }
-  ~ScopedEnv() {
-    if (name_ != nullptr) unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
 
 struct Outcome {
   std::vector<double> out;  // the outputs, widened

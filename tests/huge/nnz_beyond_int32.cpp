@@ -17,7 +17,6 @@
 //     4n = 60.2 GB; X1, X2, X and Y are below 10 MB each
 // Host memory: the row offsets (465 KB) and the samples.
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "device_fill.hpp"
@@ -56,11 +55,7 @@ Outcome check_nnz_beyond_int32() {
       static_cast<long long>(a.nnz()));
   // Heavy above 256 entries, whatever the mean row length (about 37,000 here, which would make
   // every row light by default): the split above, with rows and columns of both kinds.
-  setenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES", "256", 1);
-  setenv("SDDMM_SPMM_HEAVY_ROW_FACTOR", "0", 1);
-  const Matrix m = create_on_device(a, SDDMM_INDEX_INT64);
-  unsetenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES");
-  unsetenv("SDDMM_SPMM_HEAVY_ROW_FACTOR");
+  const Matrix m = create_on_device(a, SDDMM_INDEX_INT64, "256");
 
   // One buffer of rows x 32 and one of cols x 32 serve as X1 and X2 of SDDMM and as the X of SpMM^T
   // and of SpMM; Y is the larger of rows x 32 and cols x 32.

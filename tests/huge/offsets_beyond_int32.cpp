@@ -14,7 +14,6 @@
 // SpMM's Y) = 64.4 GB; SDDMM's out 84 MB; two plans of about 0.3 GB (12 bytes an entry plus the
 // offsets). Host memory: the row offsets (42 MB, and 21 MB as int32) and the samples.
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "device_fill.hpp"
@@ -37,12 +36,7 @@ Pattern pattern() {
 // The plan made while SDDMM_SPMM_HEAVY_ROW_ENTRIES=3 and SDDMM_SPMM_HEAVY_ROW_FACTOR=0 (no term from
 // the mean row length): every row and column (four entries) is heavy.
 Matrix create_with_heavy_rows(const LaidOut& a) {
-  setenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES", "3", 1);
-  setenv("SDDMM_SPMM_HEAVY_ROW_FACTOR", "0", 1);
-  Matrix m = create_on_device(a, SDDMM_INDEX_INT32);
-  unsetenv("SDDMM_SPMM_HEAVY_ROW_ENTRIES");
-  unsetenv("SDDMM_SPMM_HEAVY_ROW_FACTOR");
-  return m;
+  return create_on_device(a, SDDMM_INDEX_INT32, "3");
 }
 
 sddmm_dense_t dense(const test::Buffer& b, int64_t rows, int64_t cols, bool column_major) {

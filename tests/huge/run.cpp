@@ -7,6 +7,7 @@
 
 #include "device_fill.hpp"
 #include "memory.hpp"
+#include "scoped_env.hpp"
 
 namespace sddmm::huge {
 namespace {
@@ -59,7 +60,7 @@ void poison(void* d, int64_t bytes) {
   check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize (poison)");
 }
 
-Matrix create_on_device(const LaidOut& a, sddmm_index_type_t type) {
+Matrix create_on_device(const LaidOut& a, sddmm_index_type_t type, const char* heavy_row_entries) {
   const bool wide = type == SDDMM_INDEX_INT64;
   const size_t index_bytes = wide ? 8 : 4;
   const Pattern& p = a.pattern;
@@ -72,6 +73,8 @@ Matrix create_on_device(const LaidOut& a, sddmm_index_type_t type) {
     fill_columns(p, d_offsets.get(), d_col.get(), type);
     say("col_idx (%lld entries) generated on the device in %.2f s", static_cast<long long>(a.nnz()), fill.seconds());
     Stopwatch create;
+    const test::ScopedEnv heavy_entries("SDDMM_SPMM_HEAVY_ROW_ENTRIES", heavy_row_entries);
+    const test::ScopedEnv heavy_factor("SDDMM_SPMM_HEAVY_ROW_FACTOR", heavy_row_entries != nullptr ? "0" : nullptr);
     check_status(sddmm_create_csr(&handle, p.rows, p.cols, a.nnz(), d_offsets.get(), d_col.get(), type, nullptr,
                                   SDDMM_DTYPE_FLOAT32, SDDMM_BACKEND_CUDA, 0, 0, nullptr),
                  "sddmm_create_csr");

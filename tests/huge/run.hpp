@@ -63,7 +63,10 @@ int64_t run_spmm(const std::string& what, const Matrix& m, const LaidOut& a, boo
 
 // The float32 CUDA handle, without values (all ones), of a laid-out pattern: its CSR offsets are
 // uploaded and its col_idx generated on the device, both of index type `type`, and both freed once
-// creation returns (the plan holds its own copy). Prints the steps with their times.
-Matrix create_on_device(const LaidOut& a, sddmm_index_type_t type);
+// creation returns (the plan holds its own copy). Prints the steps with their times. Given
+// heavy_row_entries, the plan is made while SDDMM_SPMM_HEAVY_ROW_ENTRIES is that and
+// SDDMM_SPMM_HEAVY_ROW_FACTOR is 0 (no term from the mean row length): rows and columns above that
+// many entries are heavy.
+Matrix create_on_device(const LaidOut& a, sddmm_index_type_t type, const char* heavy_row_entries = nullptr);
 
 }  // namespace sddmm::huge
