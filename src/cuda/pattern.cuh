@@ -33,14 +33,14 @@ struct DevicePattern {
   int64_t rows = 0;
   int64_t cols = 0;
   int64_t nnz = 0;
-  DeviceArray<unsigned char> storage;  // every array below but caller_position and the tiles' (those have their own)
+  DeviceArray<unsigned char> storage;  // every array below but caller_position and the tiles' (those have their own),
+                                       // and validation's flags at creation (preprocess/compress.cu)
   DeviceSpan<int64_t> row_offsets;   // (rows + 1) CSR offsets
   DeviceSpan<I> entry_row;           // (nnz) row of each entry, sorted by row (stable)
   DeviceSpan<I> entry_col;           // (nnz) column of each entry, same order
   DeviceSpan<T> entry_value;         // (nnz) value of each entry, same order; empty: all ones
   DeviceSpan<I> caller_position;     // (nnz) where each sorted entry stood in the caller's order; empty: identity
   DeviceArray<I> caller_position_storage;  // its own allocation: only plans of COO entries not in row order have it
-  DeviceSpan<unsigned long long> validation_flags;  // (kValidationFlags) written and read at creation only
   DeviceSpan<int64_t> col_offsets;   // (cols + 1) CSC offsets
   DeviceSpan<I> csc_row;             // (nnz) row of each entry, sorted by column (stable)
   DeviceSpan<T> csc_value;           // (nnz) or empty

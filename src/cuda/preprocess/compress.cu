@@ -136,7 +136,6 @@ int64_t l2_bytes(int device) {
 template <typename T, typename I>
 void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_panels) {
   const int64_t value_count = has_values ? p.nnz : 0;
-  p.validation_flags = c.span<unsigned long long>(kValidationFlags);
   p.row_offsets = c.span<int64_t>(p.rows + 1);
   p.entry_row = c.span<I>(p.nnz);
   p.entry_col = c.span<I>(p.nnz);
@@ -318,9 +317,14 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.l2_bytes = l2_bytes(info.device_id);
   p.sddmm_panels = sddmm_panels();
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
-  p.storage = carve([&](Carver& c) { lay_out_plan(p, c, info.has_values, with_panels); });
-  queue_validation(info, input, p.validation_flags.get(), stream);
-  const bool in_row_order = finish_validation(info, input, p.validation_flags.get(), stream);
+  // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
+  unsigned long long* validation_flags = nullptr;
+  p.storage = carve([&](Carver& c) {
+    validation_flags = c.take<unsigned long long>(kValidationFlags);
+    lay_out_plan(p, c, info.has_values, with_panels);
+  });
+  queue_validation(info, input, validation_flags, stream);
+  const bool in_row_order = finish_validation(info, input, validation_flags, stream);
   if (in_row_order) {
     copy_in_row_order(p, input, stream);
   } else {

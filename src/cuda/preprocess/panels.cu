@@ -13,6 +13,7 @@
 
 #include "cuda/panels.cuh"
 #include "cuda/preprocess/launch.cuh"
+#include "cuda/preprocess/radix_sort.cuh"
 #include "cuda/preprocess/sorted.cuh"
 
 namespace sddmm::cuda {
@@ -48,14 +49,7 @@ __global__ void gather_panel_kernel(const I* from, const I* entry_row, const I* 
 // CUB's storage for the sort by panel (its keys and values are buffers of the sort by column).
 template <typename I>
 size_t panel_sort_bytes(int64_t rows, int64_t nnz, cudaStream_t stream) {
-  if (nnz == 0) return 0;
-  size_t bytes = 0;
-  cub::DoubleBuffer<uint32_t> keys(nullptr, nullptr);
-  cub::DoubleBuffer<I> values(nullptr, nullptr);
-  check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, nnz, 0, significant_bits(panel_count(rows)),
-                                        stream),
-        "cub::DeviceRadixSort::SortPairs (size)");
-  return bytes;
+  return nnz == 0 ? 0 : radix_sort_storage_bytes<uint32_t, I>(nnz, significant_bits(panel_count(rows)), stream);
 }
 
 template <typename V, typename I>

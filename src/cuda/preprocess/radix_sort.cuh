@@ -1,6 +1,6 @@
 // The plan's stable radix sort (CUB, double-buffer mode), shared by the sorts of plan creation:
 // by row and by column (preprocess/compress.cu; the sort by panel, preprocess/panels.cu, reuses the
-// buffers of the sort by column).
+// buffers of the sort by column and sizes CUB's storage with radix_sort_storage_bytes).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,17 @@ namespace sddmm::cuda {
 template <typename I>
 __global__ void iota_kernel(I* out, int64_t n) {
   SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<I>(i);
+}
+
+// CUB's own storage, in bytes, for a double-buffer sort of n (key, value) pairs on bits [0, end_bit).
+template <typename K, typename V>
+size_t radix_sort_storage_bytes(int64_t n, int end_bit, cudaStream_t stream) {
+  size_t bytes = 0;
+  cub::DoubleBuffer<K> keys(nullptr, nullptr);
+  cub::DoubleBuffer<V> values(nullptr, nullptr);
+  check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n, 0, end_bit, stream),
+        "cub::DeviceRadixSort::SortPairs (size)");
+  return bytes;
 }
 
 // A stable radix sort of n keys in [0, outer) with their positions, in CUB's double-buffer mode:
@@ -38,10 +49,7 @@ struct RadixSort {
       : n(n_), end_bit(significant_bits(outer)), stream(stream_) {
     keys[0] = c.take<K>(n), keys[1] = c.take<K>(n);
     positions[0] = c.take<I>(n), positions[1] = c.take<I>(n);
-    cub::DoubleBuffer<U> k(as_unsigned(keys[0]), as_unsigned(keys[1]));
-    cub::DoubleBuffer<I> p(positions[0], positions[1]);
-    check(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k, p, n, 0, end_bit, stream),
-          "cub::DeviceRadixSort::SortPairs (size)");
+    temp_bytes = radix_sort_storage_bytes<U, I>(n, end_bit, stream);
     temp = c.take<unsigned char>(static_cast<int64_t>(temp_bytes));
   }
 
