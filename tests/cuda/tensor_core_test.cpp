@@ -72,19 +72,21 @@ struct Tf32 {
 // default threshold sends the 6 x 10 units of the first six strips to the tensor cores and the rest
 // to the CUDA cores. 600 columns = 9 chunks of 64 + 24, and the last strip has 8 rows: partial
 // units. With the threshold at 0 every unit with an entry is dense, and a chunk's 13 strips make
-// two work items (8 + 5 units).
+// two work items (8 + 5 units). Other row counts and densities of the sparse rows are asked for
+// by make_pattern's callers.
 struct Pattern {
   int64_t rows = 200, cols = 600;
   std::vector<int32_t> row, col;
   bool csr = false;  // created with sddmm_create_csr (the entries then in row order), else sddmm_create_coo
 };
 
-Pattern make_pattern(uint32_t seed) {
+Pattern make_pattern(uint32_t seed, int64_t rows = 200, double sparse_density = 0.005) {
   Pattern p;
+  p.rows = rows;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (int32_t r = 0; r < p.rows; ++r) {
-    const double density = r < 96 ? 0.4 : 0.005;
+    const double density = r < 96 ? 0.4 : sparse_density;
     for (int32_t c = 0; c < p.cols; ++c) {
       if (u(rng) < density) p.row.push_back(r), p.col.push_back(c);
     }
@@ -216,6 +218,28 @@ void check_tensor_core_paths() {
   check_sddmm<H>(p, 128, true, "0");  // every unit with an entry on the tensor cores
   check_sddmm<H>(p, 32, false, "0");
   check_sddmm<H>(p, 128, true, "2");  // no unit: all on the CUDA cores
+}
+
+// The listing keeps its per-run arrays (40 bytes per unit with an entry) in a buffer of 4 bytes per
+// entry where they fit, else in an allocation of its own (preprocess/tiles.cu): make_pattern's
+// ~23,000 entries in ~130 units take the first way. 8096 rows whose sparse 8000 hold 0.2 % of
+// their cells put ~9,600 entries into ~4,300 of their 5,000 units (beside the 60 dense ones that
+// hold ~72 % of the entries): more runs than a tenth of the ~34,000 entries, the second way. The
+// dense units still run on the tensor cores at K = 128 (outputs differ in their last bits from a
+// plan without units, threshold 2), and every output is checked against the reference. Asked for
+// 95 % of the entries in dense units, with the census off, the listing stops once it has counted
+// the runs (their count alone bounds the dense units' entries below that): no units, the same bits.
+template <typename H>
+void check_units_with_many_runs() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");
+  const Pattern p = make_pattern(2032, 8096, 0.002);
+  const Outcome listed = check_sddmm<H>(p, 128, true, nullptr);
+  const Outcome none = check_sddmm<H>(p, 128, true, "2");
+  CHECK(listed.out != none.out);
+  const ScopedEnv no_census("SDDMM_UNIT_CENSUS", "0");
+  const Outcome too_few = check_sddmm<H>(p, 128, true, nullptr, "SDDMM_TC_MIN_SHARE", "0.95");
+  CHECK(too_few.out == none.out);
 }
 
 // Which K sends a plan's dense units to the tensor cores (tensor_cores_pay in
@@ -354,6 +378,9 @@ void check_panel_kernel_choice() {
 TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, float16") { check_tensor_core_paths<Fp16>(); }
   TEST_CASE("gpu: tensor-core SDDMM, bfloat16") { check_tensor_core_paths<Bf16>(); }
+  TEST_CASE("gpu: tensor-core SDDMM, float16: units listed among more runs than a tenth of the entries") {
+    check_units_with_many_runs<Fp16>();
+  }
   TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split)") { check_tensor_core_paths<Fp32Split>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32 with SDDMM_CREATE_ALLOW_TF32") { check_tensor_core_paths<Tf32>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32: each arithmetic where it belongs") { check_float32_arithmetic(); }

@@ -23,8 +23,10 @@
 // (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, whose sort
 // reuses the buffers of the sort by column). For the 2^31 + 2^20 entries of tests/huge (CSR without values, plus the
 // caller's 8-byte col_idx) that is 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing
-// wants about 60 bytes per entry of scratch more (preprocess/tiles.cu): when that much is not free,
-// the plan goes without units (every entry on the CUDA cores).
+// takes 2u + 2i + 1 bytes per entry of the scratch (u: bytes of a unit key, 4 or 8), about what the
+// sort by column takes already, and 40 bytes per unit holding an entry, within that where they fit,
+// else in an allocation of its own (preprocess/tiles.cu): when that memory is not free, the plan
+// goes without units (every entry on the CUDA cores).
 #include <algorithm>
 #include <limits>
 #include <type_traits>

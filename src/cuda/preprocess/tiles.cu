@@ -44,21 +44,22 @@ __global__ void unit_keys_kernel(const K* sorted_chunks, const I* sorted_ids, co
   }
 }
 
+template <typename C>
 struct DenseRun {
-  const int64_t* counts;
+  const C* counts;
   int64_t min_entries;
-  __device__ bool operator()(int64_t run) const { return counts[run] >= min_entries; }
+  __device__ bool operator()(int64_t run) const { return static_cast<int64_t>(counts[run]) >= min_entries; }
 };
 
 // Key, entry count and first sorted position of each dense run.
-template <typename K>
+template <typename K, typename C>
 __global__ void gather_dense_kernel(const int64_t* dense_runs, int64_t dense, const K* run_keys,
-                                    const int64_t* run_counts, const int64_t* run_begin, int64_t* key, int64_t* count,
+                                    const C* run_counts, const int64_t* run_begin, int64_t* key, int64_t* count,
                                     int64_t* begin) {
   SDDMM_GRID_STRIDE(d, dense) {
     const int64_t r = dense_runs[d];
     key[d] = static_cast<int64_t>(run_keys[r]);
-    count[d] = run_counts[r];
+    count[d] = static_cast<int64_t>(run_counts[r]);
     begin[d] = run_begin[r];
   }
 }
@@ -107,35 +108,50 @@ struct StartsItem {
   }
 };
 
-// The listing's temporaries and its CUB calls, laid out for n = nnz entries (every count is at most
-// nnz; CUB's temporary sizes for the upper bound cover fewer items). layout() runs twice: to measure
-// the scratch and to carve it (cuda/carved.cuh).
+// The listing's temporaries and its CUB calls, in two parts. The entries' part (layout(): keys and
+// ids for the sort by unit, a flag per entry, counters, CUB's storage sized for n = nnz items,
+// which covers every smaller count) is carved from the creation scratch: 2 sizeof(K) + 2 sizeof(I)
+// + 1 bytes per entry. The runs' part (lay_out_runs(): 40 bytes per run of equal unit keys, which
+// blockdiag-262144 has 16,384 of for 16.8M entries) is laid out once the runs are counted, in the
+// unit keys' buffer (free once they are encoded) where it fits, else in an allocation of its own.
+// The encoded runs themselves go to buffers the sort left free: their keys to the sorted chunk
+// keys' (read only by unit_keys_kernel, before), their counts (type I: at most nnz) to the ids
+// buffer the sort did not end in. (Every array sized by nnz, as before, was 69 bytes per entry:
+// blockdiag-262144 freed 1.2 GB at the end of each creation.) Both layouts run twice: to measure
+// and to carve (cuda/carved.cuh).
 template <typename K, typename V, typename I>
 struct UnitListing {
   int64_t nnz = 0, strips = 0, min_entries = 0;
   int end_bit = 0;
   cudaStream_t stream = nullptr;
 
-  K *keys = nullptr, *sorted_keys = nullptr, *run_keys = nullptr;
-  I *ids = nullptr, *sorted_ids = nullptr;
-  int64_t *run_counts = nullptr, *run_begin = nullptr, *dense_runs = nullptr;
-  int64_t *key = nullptr, *count = nullptr, *source = nullptr, *counters = nullptr;
-  // (dense + 1) and (items + 1), copied into the plan once their sizes are known. They reuse
-  // dense_runs and run_begin, which nothing reads after gather_dense_kernel.
-  int64_t *unit_entries = nullptr, *item_units = nullptr;
+  // Entries' part.
+  K *keys = nullptr, *sorted_keys = nullptr;
+  I *ids = nullptr, *sorted_ids = nullptr, *spare_ids = nullptr;
+  int64_t* counters = nullptr;
   uint8_t* on_tensor_cores = nullptr;
   void *sort_temp = nullptr, *rle_temp = nullptr, *scan_temp = nullptr, *dense_temp = nullptr;
   void *sum_temp = nullptr, *items_temp = nullptr, *rest_temp = nullptr;
   size_t sort_bytes = 0, rle_bytes = 0, scan_bytes = 0, dense_bytes = 0, sum_bytes = 0, items_bytes = 0, rest_bytes = 0;
+  // The encoded runs, in the entries' part (above).
+  K* run_keys = nullptr;
+  I* run_counts = nullptr;
+  // Runs' part. (dense + 1) unit_entries and (items + 1) item_units, copied into the plan once their
+  // sizes are known, reuse dense_runs and run_begin, which nothing reads after gather_dense_kernel.
+  int64_t *run_begin = nullptr, *dense_runs = nullptr, *key = nullptr, *count = nullptr, *source = nullptr;
+  int64_t *unit_entries = nullptr, *item_units = nullptr;
 
   // Double-buffer mode (CUB's storage holds no third copy): the sorted chunks and ids end in either
   // buffer of their pair; sorted_ids points there after the sort, sorted_keys to the other buffer
-  // of keys, free for the unit keys.
+  // of keys, free for the unit keys, and spare_ids to the other buffer of ids.
   cudaError_t sort(void* temp, size_t& bytes) {
     cub::DoubleBuffer<K> k(keys, sorted_keys);
     cub::DoubleBuffer<I> i(ids, sorted_ids);
     const cudaError_t status = cub::DeviceRadixSort::SortPairs(temp, bytes, k, i, nnz, 0, end_bit, stream);
-    if (temp != nullptr) keys = k.Current(), sorted_keys = k.Alternate(), sorted_ids = i.Current();
+    if (temp != nullptr) {
+      keys = k.Current(), sorted_keys = k.Alternate(), sorted_ids = i.Current(), spare_ids = i.Alternate();
+      run_keys = keys, run_counts = spare_ids;
+    }
     return status;
   }
   cudaError_t encode(void* temp, size_t& bytes) {
@@ -146,7 +162,7 @@ struct UnitListing {
   }
   cudaError_t select_dense(void* temp, size_t& bytes, int64_t runs) {
     return cub::DeviceSelect::If(temp, bytes, thrust::counting_iterator<int64_t>(0), dense_runs, counters + 1, runs,
-                                 DenseRun{run_counts, min_entries}, stream);
+                                 DenseRun<I>{run_counts, min_entries}, stream);
   }
   cudaError_t sum_entries(void* temp, size_t& bytes, int64_t dense) {
     return cub::DeviceScan::InclusiveSum(temp, bytes, count, unit_entries + 1, dense, stream);
@@ -161,11 +177,9 @@ struct UnitListing {
   }
 
   void layout(Carver& c) {
-    keys = c.take<K>(nnz), sorted_keys = c.take<K>(nnz), run_keys = c.take<K>(nnz);
+    keys = c.take<K>(nnz), sorted_keys = c.take<K>(nnz);
     ids = c.take<I>(nnz), sorted_ids = c.take<I>(nnz);
-    run_counts = c.take<int64_t>(nnz), run_begin = c.take<int64_t>(nnz + 1), dense_runs = c.take<int64_t>(nnz + 1);
-    key = c.take<int64_t>(nnz), count = c.take<int64_t>(nnz), source = c.take<int64_t>(nnz);
-    unit_entries = dense_runs, item_units = run_begin, counters = c.take<int64_t>(4);
+    counters = c.take<int64_t>(4);
     on_tensor_cores = c.take<uint8_t>(nnz);
     // CUB's sizes need no memory, only the sizes of the problem.
     const char* size = "cub (sizing the unit listing)";
@@ -176,6 +190,12 @@ struct UnitListing {
     sum_temp = take_cub(c, sum_bytes, [&](size_t& b) { return sum_entries(nullptr, b, nnz); }, size);
     items_temp = take_cub(c, items_bytes, [&](size_t& b) { return select_items(nullptr, b, nnz); }, size);
     rest_temp = take_cub(c, rest_bytes, [&](size_t& b) { return select_rest(nullptr, b, nullptr); }, size);
+  }
+
+  void lay_out_runs(Carver& c, int64_t runs) {
+    run_begin = c.take<int64_t>(runs + 1), dense_runs = c.take<int64_t>(runs + 1);
+    key = c.take<int64_t>(runs), count = c.take<int64_t>(runs), source = c.take<int64_t>(runs);
+    unit_entries = dense_runs, item_units = run_begin;
   }
 
  private:
@@ -233,6 +253,20 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
   check_launch("unit_keys_kernel");
   check(w.encode(w.rle_temp, w.rle_bytes), "cub::DeviceRunLengthEncode::Encode");
   const int64_t runs = read_two(w.counters, nullptr, stream).first;
+  // Each run that is not dense holds at least one entry and each dense one at least min_entries, so
+  // the dense runs hold at most (nnz - runs) / (1 - 1 / min_entries) entries. Where that is below the
+  // minimum share no listing keeps its units: stop before the runs' arrays (R-MAT scale 20, whose
+  // 16M entries make too many units for the census, would give them an allocation of their own).
+  if (min_entries > 1) {
+    const double most = static_cast<double>(nnz - runs) / (1.0 - 1.0 / static_cast<double>(min_entries));
+    if (!dense_units_hold_enough(static_cast<int64_t>(most), nnz, min_share)) return t;
+  }
+  Carver runs_size;  // measuring
+  w.lay_out_runs(runs_size, runs);
+  const bool runs_fit = runs_size.used() <= static_cast<size_t>(nnz) * sizeof(K);
+  const DeviceArray<unsigned char> runs_storage(runs_fit ? 0 : static_cast<int64_t>(runs_size.used()));
+  Carver runs_carver(runs_fit ? static_cast<void*>(w.sorted_keys) : runs_storage.get(), runs_size.used());
+  w.lay_out_runs(runs_carver, runs);
   check(w.scan(w.scan_temp, w.scan_bytes, runs), "cub::DeviceScan::ExclusiveSum (units)");
   check(w.select_dense(w.dense_temp, w.dense_bytes, runs), "cub::DeviceSelect::If (dense units)");
   const int64_t dense = read_two(w.counters + 1, nullptr, stream).first;
@@ -274,6 +308,8 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
   if (rest) {
     check(w.select_rest(w.rest_temp, w.rest_bytes, t.cuda_core_entries.get()), "cub::DeviceSelect::If (CUDA-core entries)");
   }
+  // The runs' own allocation is freed on return: fill_units_kernel must have read it.
+  if (!runs_storage.empty()) check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (tensor-core units)");
   return t;  // still running on `stream`: the caller keeps the scratch until it synchronises
 }
 
