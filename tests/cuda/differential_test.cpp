@@ -7,6 +7,16 @@
 #include "scoped_env.hpp"
 
 namespace sddmm::test {
+namespace {
+
+// The CUDA backend's SDDMM on every suite case and every real graph, against the float64 reference
+// (run by the test cases below under the tuning overrides they set).
+void check_sddmm_suite_and_graphs() {
+  for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+  for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+}
+
+}  // namespace
 
 TEST_SUITE("gpu") {
   TEST_CASE("gpu: SDDMM matches the float64 reference on every suite case") {
@@ -31,8 +41,7 @@ TEST_SUITE("gpu") {
     // the device runs at once and many warps get a share of one iteration or none.
     const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
     const ScopedEnv wave_products("SDDMM_SDDMM_WAVE_PRODUCTS", "0");
-    for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
-    for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    check_sddmm_suite_and_graphs();
   }
 
   TEST_CASE("gpu: the SDDMM CUDA-core kernels with warps taking whole rows (suite cases and real graphs)") {
@@ -40,8 +49,7 @@ TEST_SUITE("gpu") {
     // which no case here is; this override gives them whole rows wherever the plan has no heavy
     // row: shares that end anywhere in an iteration, warps with no rows (more warps than rows).
     const ScopedEnv row_shares("SDDMM_SDDMM_ROW_SHARES", "1");
-    for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
-    for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    check_sddmm_suite_and_graphs();
   }
 
   TEST_CASE("gpu: the SDDMM line kernel with contiguous shares per warp (suite cases and real graphs)") {
@@ -51,8 +59,7 @@ TEST_SUITE("gpu") {
     const ScopedEnv line_interleave("SDDMM_SDDMM_LINE_INTERLEAVE", "0");
     const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
     const ScopedEnv wave_products("SDDMM_SDDMM_WAVE_PRODUCTS", "0");
-    for (const auto& c : sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
-    for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    check_sddmm_suite_and_graphs();
   }
 
   TEST_CASE("gpu: the SDDMM panel kernel wherever a panel order fits (suite cases and real graphs)") {
