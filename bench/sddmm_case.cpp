@@ -30,6 +30,9 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, const Precision& precision
   if (pattern.plans != nullptr && m.nnz > 0) {
     const auto entries = static_cast<double>(sddmm::tensor_core_entries(pattern.plans->handle(0), k));
     record.tensor_core_share = entries / static_cast<double>(m.nnz);
+    if (entries > 0) {
+      record.tensor_core_kernel = sddmm::tensor_core_squares(pattern.plans->handle(0), k) ? "squares" : "units";
+    }
   }
   const cudaStream_t stream = ctx.stream;
   const size_t nnz = static_cast<size_t>(m.nnz);

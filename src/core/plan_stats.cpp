@@ -8,4 +8,8 @@ int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k) {
   return a != nullptr && a->plan ? a->plan->tensor_core_entries(k) : 0;
 }
 
+bool tensor_core_squares(const sddmm_matrix_s* a, int64_t k) {
+  return a != nullptr && a->plan && a->plan->tensor_core_squares(k);
+}
+
 }  // namespace sddmm

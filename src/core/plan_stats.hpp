@@ -15,4 +15,8 @@ namespace sddmm {
 // src/cuda/sddmm/sddmm.cu); 0 for float64 plans, the CPU backend and a null handle.
 int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k);
 
+// Whether those entries go to the square kernel (a block per 8 x 2 units), not the unit kernel
+// (src/cuda/sddmm/sddmm_tensor_square_kernel.cuh); false where none go to tensor cores.
+bool tensor_core_squares(const sddmm_matrix_s* a, int64_t k);
+
 }  // namespace sddmm

@@ -47,6 +47,7 @@ class CudaPlan final : public Plan {
   }
 
   int64_t tensor_core_entries(int64_t k) const override { return cuda::tensor_core_entries(*pattern_, k); }
+  bool tensor_core_squares(int64_t k) const override { return cuda::tensor_core_squares(*pattern_, k); }
 
  private:
   int device_;

@@ -33,7 +33,13 @@ struct TensorTiles {
   DeviceSpan<uint16_t> local;          // (entries) col % 64 * 16 + row % 16
   DeviceSpan<V> value;                 // (entries) or empty: ones
   DeviceSpan<I> cuda_core_entries;     // plan-order entries of the other units
+  // (chunks x strips + 1) for each cell (chunk, strip) at chunk * strips + strip, the position of
+  // its first entry in the unit-ordered arrays if it is a dense unit, else of the next dense unit's:
+  // cell x's entries are [cell_entries[x], cell_entries[x + 1]). Only where the dense units cover at
+  // least min_cover of the matrix's units: the square kernel's (sddmm_tensor_square_kernel.cuh).
+  DeviceSpan<int64_t> cell_entries;
   int64_t strips = 0;                  // ceil(rows / 16)
+  int64_t chunks = 0;                  // ceil(cols / 64)
   int64_t entries = 0;                 // entries in dense units
   int64_t items = 0;
   bool empty() const { return items == 0; }
@@ -45,15 +51,16 @@ struct TensorTiles {
 
 // min_density: a unit goes to the tensor cores when its entries fill at least this share of its
 // 16 x 64 cells; min_share: no unit does unless the dense ones hold at least this share of the
-// entries (tuning.hpp). Arguments are the plan's row-ordered arrays (caller_position and value may
-// be empty). The listing's temporaries are carved from `scratch`, at least
+// entries; min_cover: the plan indexes the cells (cell_entries) where the dense units are at
+// least this share of all units (tuning.hpp). Arguments are the plan's row-ordered arrays
+// (caller_position and value may be empty). The listing's temporaries are carved from `scratch`, at least
 // tensor_tile_scratch_bytes<V, I>(rows, cols, nnz) bytes. Reads counts back (synchronises `stream`)
 // but leaves the last kernels queued: the plan synchronises once at its end.
 template <typename V, typename I>
 TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceSpan<I>& entry_row,
                                      const DeviceSpan<I>& entry_col, const DeviceSpan<V>& entry_value,
                                      const DeviceSpan<I>& caller_position, double min_density, double min_share,
-                                     void* scratch, size_t scratch_bytes, cudaStream_t stream);
+                                     double min_cover, void* scratch, size_t scratch_bytes, cudaStream_t stream);
 template <typename V, typename I>
 size_t tensor_tile_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
 

@@ -84,6 +84,8 @@ double tensor_core_min_density_float32() {
 
 double tensor_core_min_share() { return env_fraction("SDDMM_TC_MIN_SHARE", kTensorCoreMinShare); }
 
+double tensor_square_min_cover() { return env_fraction("SDDMM_TC_SQUARE_COVER", kTensorSquareMinCover); }
+
 bool float32_tensor_cores() {
   const int64_t v = env_count("SDDMM_F32_TENSOR_CORES", kFloat32TensorCores ? 1 : 0);
   return v == 1 || (v != 0 && kFloat32TensorCores);

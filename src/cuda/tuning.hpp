@@ -218,6 +218,18 @@ constexpr double kTensorCoreMinDensityFloat32 = 0.06;
 // 0.588 vs 0.531.
 constexpr double kTensorCoreMinShare = 0.25;
 
+// 16-bit plans whose dense units are at least this share of all the matrix's 16 x 64 units index
+// their cells (TensorTiles::cell_entries), and their SDDMM at K = 256 takes the square kernel
+// (sddmm_tensor_square_kernel.cuh: a block per 8 x 2 units, every unit computed, a third fewer L2
+// bytes) instead of the unit kernel. Overridable with SDDMM_TC_SQUARE_COVER (above 1: never).
+// Measured (H200, 2026-11-25, float16, SDDMM_TC_SQUARE_COVER 2 against the default in one build,
+// two rounds, us): uniform 8000^2 K = 256 2.56M 162.4 -> 154.9, 3.2M 162.0 -> 149.1, 6.4M 178.5 ->
+// 175.7 (3 stages; with the unit kernel's 2: 157.9, 151.7, 173.6); at K = 128 (two slices) 2.56M
+// 103.7 -> 108.6, 3.2M 104.2 -> 106.5, 6.4M 126.0 -> 128.7: K = 128 keeps the unit kernel. The
+// cover itself is not swept: the uniform matrices that list units cover 97-100 % of theirs,
+// block-diagonal and SBM much less (they keep the unit kernel).
+constexpr double kTensorSquareMinCover = 0.9;
+
 // Plan creation counts the entries in dense units first (a counter per unit: preprocess/census.cu)
 // where the units' counters fit in the plan's CSC row array (units <= about nnz), and skips the
 // tensor-core listing when that count says it would keep no unit. Overridable with
@@ -247,6 +259,7 @@ double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE
+double tensor_square_min_cover();  // SDDMM_TC_SQUARE_COVER
 bool unit_census();  // SDDMM_UNIT_CENSUS
 bool float32_tensor_cores();  // SDDMM_F32_TENSOR_CORES
 

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <initializer_list>
 #include <random>
 #include <string>
@@ -80,13 +81,15 @@ struct Pattern {
   bool csr = false;  // created with sddmm_create_csr (the entries then in row order), else sddmm_create_coo
 };
 
-Pattern make_pattern(uint32_t seed, int64_t rows = 200, double sparse_density = 0.005) {
+// rows x cols, row r holding density(r) of its cells at random, in shuffled order.
+Pattern make_pattern(uint32_t seed, int64_t rows, int64_t cols, const std::function<double(int64_t)>& density_of_row) {
   Pattern p;
   p.rows = rows;
+  p.cols = cols;
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   for (int32_t r = 0; r < p.rows; ++r) {
-    const double density = r < 96 ? 0.4 : sparse_density;
+    const double density = density_of_row(r);
     for (int32_t c = 0; c < p.cols; ++c) {
       if (u(rng) < density) p.row.push_back(r), p.col.push_back(c);
     }
@@ -98,6 +101,10 @@ Pattern make_pattern(uint32_t seed, int64_t rows = 200, double sparse_density = 
   Pattern s = p;
   for (size_t i = 0; i < order.size(); ++i) s.row[i] = p.row[order[i]], s.col[i] = p.col[order[i]];
   return s;
+}
+
+Pattern make_pattern(uint32_t seed, int64_t rows = 200, double sparse_density = 0.005) {
+  return make_pattern(seed, rows, 600, [&](int64_t r) { return r < 96 ? 0.4 : sparse_density; });
 }
 
 // rows x cols with density * rows * cols entries at uniformly random distinct cells (testkit's
@@ -175,9 +182,9 @@ Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* m
   const sddmm_dense_t dx2{d_x2.get(), k, p.cols, k, SDDMM_LAYOUT_COL_MAJOR, H::kDtype};
   REQUIRE_MESSAGE(sddmm_execute(a, &dx1, &dx2, d_out.get(), H::kDtype, nullptr) == SDDMM_STATUS_SUCCESS, sddmm_last_error());
   const std::vector<T> out = d_out.to_host<T>(static_cast<size_t>(nnz));
+  Outcome outcome;
   sddmm_destroy(a);
 
-  Outcome outcome;
   int64_t bad = 0;
   for (int64_t e = 0; e < nnz; ++e) {
     double dot = 0.0, magnitude = 0.0;
@@ -373,6 +380,28 @@ void check_panel_kernel_choice() {
   }
 }
 
+// The square kernel (src/cuda/sddmm/sddmm_tensor_square_kernel.cuh) takes 16-bit plans whose
+// dense units cover at least 90 % of the matrix's units (SDDMM_TC_SQUARE_COVER), at K = 256.
+// 1000 x 1100: rows 0-15 at 0.5 % (their 18 units left to the CUDA cores: the kernel computes them
+// and drops them), the rest at 10 % (every unit dense); a last strip of 8 rows and a last chunk of
+// 12 columns (zeros staged past them), 8 x 9 squares of 8 strips x 2 chunks, the last ones partial;
+// entries in shuffled caller order. Every output against the reference, bit for bit against the
+// unit kernel (the cover asked at 2: each unit's mma, in the same order, on the same staged
+// values), and, in float16, not against the CUDA-core kernel (no units, threshold 2: another order
+// of summation; bfloat16's 8-bit outputs can hide it). (Which kernel a plan's units take is not
+// visible through the C ABI these tests link: the benchmark reports it, `tensor_core_kernel`.)
+template <typename H>
+void check_tensor_squares() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  const Pattern p = make_pattern(2033, 1000, 1100, [](int64_t r) { return r < 16 ? 0.005 : 0.1; });
+  for (const bool with_values : {true, false}) {
+    const Outcome squares = check_sddmm<H>(p, 256, with_values, nullptr);
+    const Outcome units = check_sddmm<H>(p, 256, with_values, nullptr, "SDDMM_TC_SQUARE_COVER", "2");
+    CHECK(squares.out == units.out);
+    if (H::kUnitRoundoff < 0x1p-10) CHECK(squares.out != check_sddmm<H>(p, 256, with_values, "2").out);
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -380,6 +409,12 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, bfloat16") { check_tensor_core_paths<Bf16>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float16: units listed among more runs than a tenth of the entries") {
     check_units_with_many_runs<Fp16>();
+  }
+  TEST_CASE("gpu: tensor-core SDDMM, float16: the square kernel where the dense units cover the matrix") {
+    check_tensor_squares<Fp16>();
+  }
+  TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the square kernel where the dense units cover the matrix") {
+    check_tensor_squares<Bf16>();
   }
   TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split)") { check_tensor_core_paths<Fp32Split>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32 with SDDMM_CREATE_ALLOW_TF32") { check_tensor_core_paths<Tf32>(); }

@@ -254,12 +254,18 @@ double unit_min_density() {
   return std::is_same_v<T, float> ? tensor_core_min_density_float32() : tensor_core_min_density();
 }
 
+// The square kernel takes 16-bit features only: float32 plans never index their cells.
+template <typename T>
+double unit_min_cover() {
+  return sizeof(T) == 2 ? tensor_square_min_cover() : std::numeric_limits<double>::infinity();
+}
+
 template <typename T, typename I>
 void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned char>& scratch, cudaStream_t stream) {
   try {
     p.tiles = build_tensor_tiles<T, I>(p.rows, p.cols, p.nnz, p.entry_row, p.entry_col, p.entry_value, p.caller_position,
-                                       unit_min_density<T>(), tensor_core_min_share(), scratch.get(),
-                                       static_cast<size_t>(scratch.size()), stream);
+                                       unit_min_density<T>(), tensor_core_min_share(), unit_min_cover<T>(),
+                                       scratch.get(), static_cast<size_t>(scratch.size()), stream);
   } catch (const Error& e) {
     if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
     p.tiles = TensorTiles<T, I>();

@@ -1,8 +1,9 @@
 // Plan creation, tensor-core part: entries grouped by 16 x 64 unit (a radix sort on (chunk, strip)),
 // units counted (run-length encoding), the dense ones listed and packed into work items of up to
 // kUnitsPerItem units of one chunk, their entries laid out unit by unit; the entries of the other
-// units listed in plan order for the CUDA-core kernel. Integer work only: deterministic. All on the
-// device, in the plan's creation scratch; the plan's tile arrays are one allocation.
+// units listed in plan order for the CUDA-core kernel; where the dense units cover most of the
+// matrix, each cell's first entry (the square kernel's index). Integer work only: deterministic.
+// All on the device, in the plan's creation scratch; the plan's tile arrays are one allocation.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
@@ -80,6 +81,21 @@ __global__ void fill_units_kernel(int64_t units, const int64_t* unit_source, con
       if (value != nullptr) value[j] = entry_value[e];
       if (on_tensor_cores != nullptr) on_tensor_cores[e] = 1;
     }
+  }
+}
+
+// cell_entries[x] for every cell x <= cells (x = chunk * strips + strip, a unit key): the entries
+// of the dense units whose keys are below x (the first dense unit at or past x, found by binary
+// search in the ascending keys, and its first entry).
+__global__ void index_cells_kernel(const int64_t* unit_key, const int64_t* unit_entries, int64_t units, int64_t cells,
+                                   int64_t* cell_entries) {
+  SDDMM_GRID_STRIDE(x, cells + 1) {
+    int64_t lo = 0, hi = units;
+    while (lo < hi) {
+      const int64_t mid = (lo + hi) / 2;
+      if (unit_key[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    cell_entries[x] = unit_entries[lo];
   }
 }
 
@@ -239,7 +255,7 @@ template <typename K, typename V, typename I>
 TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz, const DeviceSpan<I>& entry_row,
                                   const DeviceSpan<I>& entry_col, const DeviceSpan<V>& entry_value,
                                   const DeviceSpan<I>& caller_position, int64_t min_entries, double min_share,
-                                  void* scratch, size_t scratch_bytes, cudaStream_t stream) {
+                                  double min_cover, void* scratch, size_t scratch_bytes, cudaStream_t stream) {
   UnitListing<K, V, I> w = listing<K, V, I>(t.strips, cols, nnz, min_entries, stream);
   Carver carver(scratch, scratch_bytes);
   w.layout(carver);
@@ -284,6 +300,9 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
   if (!dense_units_hold_enough(entries, nnz, min_share)) return t;
   t.entries = entries;
   t.items = item_bounds - 1;
+  t.chunks = unit_chunks(cols);
+  const int64_t cells = t.strips * t.chunks;
+  const bool index_cells = static_cast<double>(dense) >= min_cover * static_cast<double>(cells);
   t.storage = carve([&](Carver& c) {
     t.unit_key = c.span<int64_t>(dense);
     t.unit_entries = c.span<int64_t>(dense + 1);
@@ -292,10 +311,16 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
     t.local = c.span<uint16_t>(t.entries);
     t.value = c.span<V>(entry_value.empty() ? 0 : t.entries);
     t.cuda_core_entries = c.span<I>(nnz - t.entries);
+    t.cell_entries = c.span<int64_t>(index_cells ? cells + 1 : 0);
   });
   copy_on_device(t.unit_key.get(), w.key, static_cast<size_t>(dense) * sizeof(int64_t), stream);
   copy_on_device(t.unit_entries.get(), w.unit_entries, static_cast<size_t>(dense + 1) * sizeof(int64_t), stream);
   copy_on_device(t.item_units.get(), w.item_units, static_cast<size_t>(item_bounds) * sizeof(int64_t), stream);
+  if (index_cells) {
+    index_cells_kernel<<<preprocess_blocks(cells + 1), kPreprocessThreads, 0, stream>>>(
+        t.unit_key.get(), t.unit_entries.get(), dense, cells, t.cell_entries.get());
+    check_launch("index_cells_kernel");
+  }
 
   // The dense units' entries, unit by unit; the rest (if any) in plan order.
   const bool rest = t.entries < nnz;
@@ -339,23 +364,24 @@ template <typename V, typename I>
 TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceSpan<I>& entry_row,
                                      const DeviceSpan<I>& entry_col, const DeviceSpan<V>& entry_value,
                                      const DeviceSpan<I>& caller_position, double min_density, double min_share,
-                                     void* scratch, size_t scratch_bytes, cudaStream_t stream) {
+                                     double min_cover, void* scratch, size_t scratch_bytes, cudaStream_t stream) {
   TensorTiles<V, I> t;
   if (nnz == 0 || rows == 0 || cols == 0 || min_density > 1.0) return t;
   t.strips = unit_strips(rows);
   const int64_t min_entries = unit_min_entries(min_density);
   if (narrow_unit_keys(rows, cols)) {
     return build_with_keys<uint32_t>(std::move(t), cols, nnz, entry_row, entry_col, entry_value, caller_position,
-                                     min_entries, min_share, scratch, scratch_bytes, stream);
+                                     min_entries, min_share, min_cover, scratch, scratch_bytes, stream);
   }
   return build_with_keys<unsigned long long>(std::move(t), cols, nnz, entry_row, entry_col, entry_value,
-                                             caller_position, min_entries, min_share, scratch, scratch_bytes, stream);
+                                             caller_position, min_entries, min_share, min_cover, scratch, scratch_bytes,
+                                             stream);
 }
 
 #define SDDMM_INSTANTIATE_TILES(V, I)                                                                                  \
   template TensorTiles<V, I> build_tensor_tiles<V, I>(int64_t, int64_t, int64_t, const DeviceSpan<I>&,                \
                                                       const DeviceSpan<I>&, const DeviceSpan<V>&, const DeviceSpan<I>&, \
-                                                      double, double, void*, size_t, cudaStream_t);                    \
+                                                      double, double, double, void*, size_t, cudaStream_t);            \
   template size_t tensor_tile_scratch_bytes<V, I>(int64_t, int64_t, int64_t, cudaStream_t);
 SDDMM_INSTANTIATE_TILES(float, int32_t)
 SDDMM_INSTANTIATE_TILES(float, int64_t)

@@ -6,6 +6,7 @@
 #include "cuda/sddmm/sddmm_kernel.cuh"
 #include "cuda/sddmm/sddmm_line_kernel.cuh"
 #include "cuda/sddmm/sddmm_panel_kernel.cuh"
+#include "cuda/sddmm/sddmm_tensor_square_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
 #include "cuda/tuning.hpp"
 
@@ -44,7 +45,10 @@ struct SddmmChoice {
 //    float32 values: cuda/tiles.cuh; which units: tuning.hpp). They take the tensor-core kernel when
 //    the features are of the values' type, the operands suit it (the vector path's layout and
 //    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
-//    every entry takes the CUDA-core kernel.
+//    every entry takes the CUDA-core kernel. The tensor-core kernel is the square kernel (a block
+//    per 8 x 2 units, every unit computed) where the plan indexed its cells (16-bit values whose
+//    dense units cover kTensorSquareMinCover of the matrix, tuning.hpp) and K = 256; else the
+//    unit kernel (a block per work item of up to 8 dense units of one chunk).
 //  - row_shares: the CUDA-core kernel's warps take whole rows instead of equal shares of the entries
 //    where the plan has no heavy row (the SpMM split's, cuda/pattern.cuh: whole rows cannot
 //    unbalance the warps by much), no tensor-core split, rows of at least kSddmmRowSharesMinMeanRow
@@ -183,20 +187,20 @@ void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, con
   check_launch("sddmm_panel_kernel");
 }
 
-// The dense units on tensor cores: a block per work item (cuda/tiles.cuh). The kernel's
-// shared-memory size was allowed at plan creation (prepare_tensor_cores).
-template <typename Config, typename I>
-void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
-                   void* out, cudaStream_t stream) {
-  using P = typename Config::Types;
+// The kernels' arguments for the plan's dense units (cuda/tiles.cuh).
+template <typename P, typename I>
+SddmmTensorArgs<P, I> tensor_args(const DevicePattern<typename P::Value, I>& a, const DenseView& x1,
+                                  const DenseView& x2, void* out) {
   const TensorTiles<typename P::Value, I>& tiles = a.tiles;
   SddmmTensorArgs<P, I> args;
   args.rows = a.rows;
   args.cols = a.cols;
   args.strips = tiles.strips;
+  args.chunks = tiles.chunks;
   args.unit_key = tiles.unit_key.get();
   args.unit_entries = tiles.unit_entries.get();
   args.item_units = tiles.item_units.get();
+  args.cell_entries = tiles.cell_entries.get();
   args.out_position = tiles.out_position.get();
   args.local = tiles.local.get();
   args.value = tiles.value.get();
@@ -205,9 +209,51 @@ void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, con
   args.x2 = static_cast<const typename P::Feature*>(x2.data);
   args.x2_ld = x2.ld;
   args.out = static_cast<typename P::Output*>(out);
-  if (tiles.items >= (int64_t{1} << 31)) fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: too many tensor-core work items for one launch");
-  sddmm_tensor_kernel<Config, I><<<static_cast<unsigned>(tiles.items), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args);
-  check_launch("sddmm_tensor_kernel");
+  return args;
+}
+
+// One launch of a tensor-core kernel over the plan's dense units, `blocks` blocks. The kernel's
+// shared-memory size was allowed at plan creation (prepare_tensor_cores).
+template <auto kKernel, typename Config, typename I>
+void launch_tensor_kernel(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1,
+                          const DenseView& x2, void* out, int64_t blocks, const char* name, cudaStream_t stream) {
+  if (blocks >= (int64_t{1} << 31)) fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: too many blocks for one launch of ", name);
+  kKernel<<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(
+      tensor_args<typename Config::Types, I>(a, x1, x2, out));
+  check_launch(name);
+}
+
+// The unit kernel: a block per work item (cuda/tiles.cuh) ...
+template <typename Config, typename I>
+void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
+                   void* out, cudaStream_t stream) {
+  launch_tensor_kernel<sddmm_tensor_kernel<Config, I>, Config, I>(a, x1, x2, out, a.tiles.items, "sddmm_tensor_kernel",
+                                                                  stream);
+}
+
+// ... or, where the plan indexes its cells, the square kernel (sddmm_tensor_square_kernel.cuh): a
+// block per square of 8 strips x 2 chunks of the matrix (those without an entry return at once).
+template <typename Config, typename I>
+void launch_tensor_squares(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1,
+                           const DenseView& x2, void* out, cudaStream_t stream) {
+  const int64_t row_squares = (a.tiles.strips + Config::kSquareStrips - 1) / Config::kSquareStrips;
+  const int64_t col_squares = (a.tiles.chunks + Config::kSquareChunks - 1) / Config::kSquareChunks;
+  launch_tensor_kernel<sddmm_tensor_square_kernel<Config, I>, Config, I>(a, x1, x2, out, row_squares * col_squares,
+                                                                         "sddmm_tensor_square_kernel", stream);
+}
+
+// Calls fn(SddmmTensorSquareConfig<Precision<V, V, V>, 256>{}) at K = 256; false when there is no
+// such kernel (float32 and float64 values, other K). At K = 128 the square kernel was slower than
+// the unit kernel (tuning.hpp, kTensorSquareMinCover): two slices, too short to hide its start.
+template <typename V, typename Fn>
+bool with_tensor_square_config(int64_t k, Fn&& fn) {
+  if constexpr (sizeof(V) == 2) {
+    if (k == 256) {
+      fn(SddmmTensorSquareConfig<Precision<V, V, V>, 256>{});
+      return true;
+    }
+  }
+  return false;
 }
 
 // Calls fn(SddmmTensorConfig<Precision<V, V, V>, K, arithmetic>{}) for the call's K and the plan's
@@ -244,9 +290,16 @@ void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x
   using V = typename P::Value;
   bool launched = false;
   if constexpr (std::is_same_v<P, Precision<V, V, V>>) {
-    launched = with_tensor_config<V>(x1.cols, a.allow_tf32, [&](auto config) {
-      launch_tensor<decltype(config), I>(a, x1, x2, out, stream);
-    });
+    if (!a.tiles.cell_entries.empty()) {  // the plan indexed its cells: the square kernel where K has one
+      launched = with_tensor_square_config<V>(x1.cols, [&](auto config) {
+        launch_tensor_squares<decltype(config), I>(a, x1, x2, out, stream);
+      });
+    }
+    if (!launched) {
+      launched = with_tensor_config<V>(x1.cols, a.allow_tf32, [&](auto config) {
+        launch_tensor<decltype(config), I>(a, x1, x2, out, stream);
+      });
+    }
   }
   if (!launched) fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: no tensor-core kernel for K = ", x1.cols);
 }
@@ -309,6 +362,11 @@ int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k) {
 }
 
 template <typename V, typename I>
+bool tensor_core_squares(const DevicePattern<V, I>& a, int64_t k) {
+  return tensor_core_entries(a, k) > 0 && !a.tiles.cell_entries.empty() && with_tensor_square_config<V>(k, [](auto) {});
+}
+
+template <typename V, typename I>
 void prepare_tensor_cores(bool allow_tf32) {
   for (const int64_t k : {32, 64, 128, 256}) {
     with_tensor_config<V>(k, allow_tf32, [&](auto config) {
@@ -317,6 +375,12 @@ void prepare_tensor_cores(bool allow_tf32) {
                                  static_cast<int>(Config::kSharedBytes)),
             "cudaFuncSetAttribute (sddmm_tensor_kernel)");
     });
+    with_tensor_square_config<V>(k, [&](auto config) {
+      using Config = decltype(config);
+      check(cudaFuncSetAttribute(sddmm_tensor_square_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(Config::kSharedBytes)),
+            "cudaFuncSetAttribute (sddmm_tensor_square_kernel)");
+    });
   }
 }
 
@@ -324,6 +388,7 @@ void prepare_tensor_cores(bool allow_tf32) {
   template void run_sddmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, void*, sddmm_dtype_t, \
                                 cudaStream_t);                                                                         \
   template int64_t tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t);                                    \
+  template bool tensor_core_squares<V, I>(const DevicePattern<V, I>&, int64_t);                                        \
   template void prepare_tensor_cores<V, I>(bool);
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int32_t)
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int64_t)

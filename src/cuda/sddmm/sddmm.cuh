@@ -17,6 +17,10 @@ void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseVie
 template <typename V, typename I>
 int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k);
 
+// Whether they run in the square kernel (sddmm_tensor_square_kernel.cuh) rather than the unit kernel.
+template <typename V, typename I>
+bool tensor_core_squares(const DevicePattern<V, I>& a, int64_t k);
+
 // Allows the tensor-core kernels of a plan with value type V the shared memory they need, on the
 // current device (cudaFuncSetAttribute, per function and context): called by plan creation when
 // it lists dense units, so that execution does nothing but launch.

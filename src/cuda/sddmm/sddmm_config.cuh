@@ -267,6 +267,40 @@ struct SddmmTensorConfig {
   static_assert(kArith == TensorArithmetic::kHalf || std::is_same_v<Feature, float>, "TF32 for float32 features");
 };
 
+// The tensor-core SDDMM for plans whose dense units cover nearly the whole matrix
+// (sddmm_tensor_square_kernel.cuh; 16-bit features, K = 256: sddmm.cu): a block per square of 8
+// strips x 2 chunks (128 x 128 cells), a warp per unit as in the unit kernel (Unit: its
+// configuration, whose per-warp arithmetic, slices, stages and row pitch this one keeps), 16 warps.
+// The block stages the square's 128 X1 rows and 128 X2 columns once for its 16 units, where the
+// unit kernel's work item stages 128 rows and 64 columns for 8: (128 + 128) x K elements per 16
+// units instead of 2 x (128 + 64) x K, a third fewer bytes from L2 at the same 32 warps per
+// multiprocessor (2 blocks of 512 threads at 64 registers). Measured against the unit kernel:
+// tuning.hpp, kTensorSquareMinCover.
+template <typename P, int kKValue>
+struct SddmmTensorSquareConfig {
+  using Types = P;
+  using Feature = typename P::Feature;
+  using Unit = SddmmTensorConfig<P, kKValue, TensorArithmetic::kHalf>;
+  static constexpr int kSquareStrips = 8;
+  static constexpr int kSquareChunks = 2;
+  static constexpr int kWarps = kSquareStrips * kSquareChunks;  // warp w: strip w % 8, chunk w / 8
+  static constexpr int kThreadsPerBlock = 32 * kWarps;
+  static constexpr int kMinBlocksPerSm = 2;
+  static constexpr int kSquareRows = kSquareStrips * kUnitRows;
+  static constexpr int kSquareCols = kSquareChunks * kUnitCols;
+  static constexpr int kLines = kSquareRows + kSquareCols;  // staged per stage: X1 rows, then X2 columns
+  static constexpr size_t kStageBytes = size_t{kLines} * Unit::kPitchBytes;
+  // The unit kernel's slices, up to 3 stages (2 slices in flight): 111 KB at K = 256, 2 blocks per
+  // multiprocessor.
+  static constexpr int kStages = Unit::kSlices < 3 ? Unit::kSlices : 3;
+  static constexpr size_t kStagingBytes = size_t{kStages} * kStageBytes;
+  // Each warp's 16 x 64 float32 results over the staging memory once every warp is done with it.
+  static constexpr size_t kResultBytes = size_t{kWarps} * Unit::kWarpResultBytes;
+  static constexpr size_t kSharedBytes = kStagingBytes > kResultBytes ? kStagingBytes : kResultBytes;
+  static_assert(sizeof(Feature) == 2, "float16 / bfloat16 features");
+  static_assert(Unit::kSlices >= 2, "K = 128 or 256: at least two slices");
+};
+
 // One launch over the plan's work items (cuda/tiles.cuh): block b computes item b.
 template <typename P, typename I>
 struct SddmmTensorArgs {
@@ -279,6 +313,8 @@ struct SddmmTensorArgs {
   const int64_t* unit_key = nullptr;      // chunk * strips + strip
   const int64_t* unit_entries = nullptr;  // (units + 1)
   const int64_t* item_units = nullptr;    // (items + 1)
+  const int64_t* cell_entries = nullptr;  // the square kernel's (cuda/tiles.cuh)
+  int64_t chunks = 0;
   const I* out_position = nullptr;        // per unit-ordered entry
   const uint16_t* local = nullptr;        // col % 64 * 16 + row % 16
   const V* value = nullptr;               // or nullptr: ones
