@@ -189,10 +189,35 @@ __device__ __forceinline__ void round_piece(unsigned char* piece) {
   }
 }
 
+// A warp's last step: stages its 16 x 64 unit's float32 results (acc in mma's accumulator layout:
+// acc[t] holds (row g, cols 8t + 2q, + 1) and (row g + 8, the same columns), g = lane / 4, q = lane
+// % 4) at `results` (kResultPitch floats per row, the warp's own) and writes out the unit's entries,
+// [begin, end) of the unit-ordered arrays.
+template <typename Config, typename I>
+__device__ __forceinline__ void write_unit_entries(const float (&acc)[Config::kTiles][4], float* results, int64_t begin,
+                                                   int64_t end, const SddmmTensorArgs<typename Config::Types, I>& a,
+                                                   int lane) {
+  using O = typename Config::Types::Output;
+  constexpr int kPitch = Config::kResultPitch;
+  const int g = lane >> 2;
+  const int q = lane & 3;
+#pragma unroll
+  for (int t = 0; t < Config::kTiles; ++t) {
+    *reinterpret_cast<float2*>(results + g * kPitch + t * 8 + 2 * q) = make_float2(acc[t][0], acc[t][1]);
+    *reinterpret_cast<float2*>(results + (g + 8) * kPitch + t * 8 + 2 * q) = make_float2(acc[t][2], acc[t][3]);
+  }
+  __syncwarp();
+  for (int64_t e = begin + lane; e < end; e += 32) {
+    const int local = a.local[e];
+    const float dot = results[(local % kUnitRows) * kPitch + local / kUnitRows];
+    const float scale = a.value != nullptr ? widen(a.value[e]) : 1.0f;
+    a.out[static_cast<int64_t>(a.out_position[e])] = narrow<O>(scale * dot);
+  }
+}
+
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm) sddmm_tensor_kernel(const SddmmTensorArgs<typename Config::Types, I> a) {
   using F = typename Config::Feature;
-  using O = typename Config::Types::Output;
   constexpr int kTiles = Config::kTiles;
   constexpr int kPitch = Config::kPitchBytes;
   constexpr int kSlices = Config::kSlices;
@@ -294,23 +319,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     results = reinterpret_cast<float*>(shared) + warp * (kUnitRows * kResultPitch);
   }
   if (!active) return;
-
-  // acc[t] holds (row g, cols 8t + 2q, + 1) and (row g + 8, the same columns), g = lane / 4, q = lane % 4.
-  const int g = lane >> 2;
-  const int q = lane & 3;
-#pragma unroll
-  for (int t = 0; t < kTiles; ++t) {
-    *reinterpret_cast<float2*>(results + g * kResultPitch + t * 8 + 2 * q) = make_float2(acc[t][0], acc[t][1]);
-    *reinterpret_cast<float2*>(results + (g + 8) * kResultPitch + t * 8 + 2 * q) = make_float2(acc[t][2], acc[t][3]);
-  }
-  __syncwarp();
-  const int64_t end = a.unit_entries[unit + 1];
-  for (int64_t e = a.unit_entries[unit] + lane; e < end; e += 32) {
-    const int local = a.local[e];
-    const float dot = results[(local % kUnitRows) * kResultPitch + local / kUnitRows];
-    const float scale = a.value != nullptr ? widen(a.value[e]) : 1.0f;
-    a.out[static_cast<int64_t>(a.out_position[e])] = narrow<O>(scale * dot);
-  }
+  write_unit_entries<Config, I>(acc, results, a.unit_entries[unit], a.unit_entries[unit + 1], a, lane);
 }
 
 }  // namespace sddmm::cuda

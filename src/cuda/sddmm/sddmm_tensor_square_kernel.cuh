@@ -20,7 +20,6 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     sddmm_tensor_square_kernel(const SddmmTensorArgs<typename Config::Types, I> a) {
   using Unit = typename Config::Unit;
   using F = typename Config::Feature;
-  using O = typename Config::Types::Output;
   constexpr int kPitch = Unit::kPitchBytes;
   constexpr int kSlices = Unit::kSlices;
   constexpr int kStages = Config::kStages;
@@ -108,23 +107,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   }
   __syncthreads();  // every warp is done with the staging memory the results take
   if (end == begin) return;
-
-  // acc[t] holds (row g, cols 8t + 2q, + 1) and (row g + 8, the same columns), g = lane / 4, q = lane % 4.
   float* const results = reinterpret_cast<float*>(shared) + warp * (kUnitRows * Unit::kResultPitch);
-  const int g = lane >> 2;
-  const int q = lane & 3;
-#pragma unroll
-  for (int t = 0; t < Unit::kTiles; ++t) {
-    *reinterpret_cast<float2*>(results + g * Unit::kResultPitch + t * 8 + 2 * q) = make_float2(acc[t][0], acc[t][1]);
-    *reinterpret_cast<float2*>(results + (g + 8) * Unit::kResultPitch + t * 8 + 2 * q) = make_float2(acc[t][2], acc[t][3]);
-  }
-  __syncwarp();
-  for (int64_t e = begin + lane; e < end; e += 32) {
-    const int local = a.local[e];
-    const float dot = results[(local % kUnitRows) * Unit::kResultPitch + local / kUnitRows];
-    const float scale = a.value != nullptr ? widen(a.value[e]) : 1.0f;
-    a.out[static_cast<int64_t>(a.out_position[e])] = narrow<O>(scale * dot);
-  }
+  write_unit_entries<Unit, I>(acc, results, begin, end, a, lane);
 }
 
 }  // namespace sddmm::cuda
