@@ -28,10 +28,11 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, const Precision& precision
   record.plan_ms = pattern.plans != nullptr ? pattern.plans->plan_ms() : NAN;
   record.rotation_sets = sets;
   if (pattern.plans != nullptr && m.nnz > 0) {
-    const auto entries = static_cast<double>(sddmm::tensor_core_entries(pattern.plans->handle(0), k));
+    const auto entries =
+        static_cast<double>(sddmm::tensor_core_entries(pattern.plans->handle(0), k, precision.features));
     record.tensor_core_share = entries / static_cast<double>(m.nnz);
     if (entries > 0) {
-      record.tensor_core_kernel = sddmm::tensor_core_squares(pattern.plans->handle(0), k) ? "squares" : "units";
+      record.tensor_core_kernel = sddmm::tensor_core_squares(pattern.plans->handle(0), k, precision.features) ? "squares" : "units";
     }
   }
   const cudaStream_t stream = ctx.stream;

@@ -39,9 +39,9 @@ class Plan {
   virtual void sddmm(const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t out_dtype,
                      void* stream) const = 0;
   virtual void spmm(const DenseView& x, const DenseView& y, bool transpose, void* stream) const = 0;
-  // Entries that an SDDMM with this K runs on tensor cores (core/plan_stats.hpp).
-  virtual int64_t tensor_core_entries(int64_t /*k*/) const { return 0; }
-  virtual bool tensor_core_squares(int64_t /*k*/) const { return false; }
+  // Entries that an SDDMM with this K and features runs on tensor cores (core/plan_stats.hpp).
+  virtual int64_t tensor_core_entries(int64_t /*k*/, sddmm_dtype_t /*features*/) const { return 0; }
+  virtual bool tensor_core_squares(int64_t /*k*/, sddmm_dtype_t /*features*/) const { return false; }
 };
 
 // Backend factories. Each validates the pattern (indices in range, CSR offsets monotone) and throws

@@ -4,12 +4,12 @@
 
 namespace sddmm {
 
-int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k) {
-  return a != nullptr && a->plan ? a->plan->tensor_core_entries(k) : 0;
+int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features) {
+  return a != nullptr && a->plan ? a->plan->tensor_core_entries(k, features) : 0;
 }
 
-bool tensor_core_squares(const sddmm_matrix_s* a, int64_t k) {
-  return a != nullptr && a->plan && a->plan->tensor_core_squares(k);
+bool tensor_core_squares(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features) {
+  return a != nullptr && a->plan && a->plan->tensor_core_squares(k, features);
 }
 
 }  // namespace sddmm

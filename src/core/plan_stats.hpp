@@ -10,13 +10,13 @@ struct sddmm_matrix_s;
 
 namespace sddmm {
 
-// Entries that an SDDMM with this K sends to the tensor-core kernel, given 16-byte aligned,
-// K-contiguous operands and features of the values' type (choose_sddmm_kernel in
-// src/cuda/sddmm/sddmm.cu); 0 for float64 plans, the CPU backend and a null handle.
-int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k);
+// Entries that an SDDMM with this K and features of this dtype sends to the tensor-core kernels,
+// given 16-byte aligned, K-contiguous operands (choose_sddmm_kernel in src/cuda/sddmm/sddmm.cu); 0
+// for float64 plans, the CPU backend and a null handle.
+int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features);
 
 // Whether those entries go to the square kernel (a block per 8 x 2 units), not the unit kernel
 // (src/cuda/sddmm/sddmm_tensor_square_kernel.cuh); false where none go to tensor cores.
-bool tensor_core_squares(const sddmm_matrix_s* a, int64_t k);
+bool tensor_core_squares(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features);
 
 }  // namespace sddmm

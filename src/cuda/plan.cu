@@ -46,8 +46,12 @@ class CudaPlan final : public Plan {
     run_spmm(*pattern_, x, y, transpose, as_stream(stream));
   }
 
-  int64_t tensor_core_entries(int64_t k) const override { return cuda::tensor_core_entries(*pattern_, k); }
-  bool tensor_core_squares(int64_t k) const override { return cuda::tensor_core_squares(*pattern_, k); }
+  int64_t tensor_core_entries(int64_t k, sddmm_dtype_t features) const override {
+    return cuda::tensor_core_entries(*pattern_, k, features);
+  }
+  bool tensor_core_squares(int64_t k, sddmm_dtype_t features) const override {
+    return cuda::tensor_core_squares(*pattern_, k, features);
+  }
 
  private:
   int device_;

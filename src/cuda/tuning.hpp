@@ -192,7 +192,13 @@ constexpr double kTensorCoreMinDensityLargeK = 0.037;
 // 0.1381 and 0.1920 / 0.1827; banded (16.5 %) 0.2949 / 0.2894 and 0.3776 / 0.3816;
 // block-diagonal (100 %) 0.2269 / 0.3618 and 0.2456 / 0.4587. At K = 128 and 256 the split's units
 // win from 10 % (0.307 / 0.348, 0.559 / 0.720).
-constexpr double kTensorCoreMinDensitySmallKSplit = 0.2;
+// The same for float16/bfloat16 features on a float32 plan (the half arithmetic on its units), whose
+// CUDA-core K = 32 runs the 16-bit line kernel. Measured (H200, 2026-11-25, bfloat16 / float16
+// features with float32 values, us with the units at 8 % / without, SDDMM_TC_MIN_DENSITY_F32=2):
+// K = 32 banded (16.5 %) 173.2 / 123.4 and 173.7 / 129.8, block-diagonal (100 %) 155.9 / 194.7 and
+// 155.8 / 209.7; K = 128 banded 285.5 / 438.1, block-diagonal 189.0 / 577.4; K = 256 banded 414.0 /
+// 789.3, block-diagonal 216.6 / 1119.9. K = 64 not measured.
+constexpr double kTensorCoreMinDensitySmallKStrict = 0.2;
 
 // SDDMM, float32: plans list their dense units for the tensor-core kernel, which computes them in
 // the float32-accurate TF32 split (three mma per step; sddmm_config.cuh) - or in plain TF32 when the

@@ -1,6 +1,7 @@
 // The tensor-core SDDMM path: 16 x 64 units dense enough go to mma.sync, the other entries to the
-// CUDA-core kernel. float16/bfloat16 plans, float32 plans (the float32-accurate TF32 split) and
-// float32 plans created with SDDMM_CREATE_ALLOW_TF32 (plain TF32). Checked entry by entry against a
+// CUDA-core kernel. float16/bfloat16 plans, float32 plans (the float32-accurate TF32 split; with
+// float16/bfloat16 features, the half arithmetic) and float32 plans created with
+// SDDMM_CREATE_ALLOW_TF32 (plain TF32). Checked entry by entry against a
 // float64 reference computed from the same inputs, on a matrix with dense and sparse units, a last
 // strip and chunk that are partial, entries in shuffled caller order, with and without values, K on
 // and off the tensor-core list, and the density threshold forced both ways (SDDMM_TC_MIN_DENSITY,
@@ -38,7 +39,9 @@ using sddmm::test::ScopedEnv;
 // significant bits, 2^-11 each). kThresholdVariable: the environment variable of its threshold.
 struct Fp16 {
   using Type = __half;
+  using Value = Type;
   static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_FLOAT16;
+  static constexpr sddmm_dtype_t kValueDtype = kDtype;
   static constexpr uint32_t kFlags = SDDMM_CREATE_DEFAULT;
   static constexpr double kUnitRoundoff = 0x1p-11;
   static constexpr double kProductError = 0.0;
@@ -46,7 +49,9 @@ struct Fp16 {
 };
 struct Bf16 {
   using Type = __nv_bfloat16;
+  using Value = Type;
   static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_BFLOAT16;
+  static constexpr sddmm_dtype_t kValueDtype = kDtype;
   static constexpr uint32_t kFlags = SDDMM_CREATE_DEFAULT;
   static constexpr double kUnitRoundoff = 0x1p-8;
   static constexpr double kProductError = 0.0;
@@ -54,7 +59,9 @@ struct Bf16 {
 };
 struct Fp32Split {
   using Type = float;
+  using Value = Type;
   static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_FLOAT32;
+  static constexpr sddmm_dtype_t kValueDtype = kDtype;
   static constexpr uint32_t kFlags = SDDMM_CREATE_DEFAULT;
   static constexpr double kUnitRoundoff = 0x1p-24;
   static constexpr double kProductError = 0x1p-20;
@@ -62,10 +69,25 @@ struct Fp32Split {
 };
 struct Tf32 {
   using Type = float;
+  using Value = Type;
   static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_FLOAT32;
+  static constexpr sddmm_dtype_t kValueDtype = kDtype;
   static constexpr uint32_t kFlags = SDDMM_CREATE_ALLOW_TF32;
   static constexpr double kUnitRoundoff = 0x1p-24;
   static constexpr double kProductError = 0x1p-10 + 0x1p-22;
+  static constexpr const char* kThresholdVariable = "SDDMM_TC_MIN_DENSITY_F32";
+};
+// float16 / bfloat16 features with float32 values and output: a float32 plan (its units and
+// threshold), the half arithmetic (products exact in float32), float32 rounding of the result.
+template <typename Half>
+struct HalfFeatures {
+  using Type = typename Half::Type;
+  using Value = float;
+  static constexpr sddmm_dtype_t kDtype = Half::kDtype;
+  static constexpr sddmm_dtype_t kValueDtype = SDDMM_DTYPE_FLOAT32;
+  static constexpr uint32_t kFlags = SDDMM_CREATE_DEFAULT;
+  static constexpr double kUnitRoundoff = 0x1p-24;
+  static constexpr double kProductError = 0.0;
   static constexpr const char* kThresholdVariable = "SDDMM_TC_MIN_DENSITY_F32";
 };
 
@@ -119,11 +141,11 @@ Pattern make_uniform_pattern(int64_t rows, int64_t cols, double density, uint64_
   return p;
 }
 
-template <typename H>
-std::vector<typename H::Type> random_half(size_t n, std::mt19937& rng, double lo, double hi) {
+template <typename T>
+std::vector<T> random_of(size_t n, std::mt19937& rng, double lo, double hi) {
   std::uniform_real_distribution<float> u(static_cast<float>(lo), static_cast<float>(hi));
-  std::vector<typename H::Type> v(n);
-  for (auto& x : v) x = typename H::Type(u(rng));
+  std::vector<T> v(n);
+  for (auto& x : v) x = T(u(rng));
   return v;
 }
 
@@ -143,15 +165,16 @@ template <typename H>
 Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* min_density,
                     const char* env = nullptr, const char* env_value = nullptr) {
   using T = typename H::Type;
+  using V = typename H::Value;  // values and outputs
   CAPTURE(k);
   CAPTURE(with_values);
   CAPTURE(min_density == nullptr ? "default" : min_density);
   std::mt19937 rng(static_cast<uint32_t>(k * 7 + (with_values ? 1 : 0)));
   const int64_t nnz = static_cast<int64_t>(p.row.size());
   const int64_t ld1 = k + 8;  // a padded leading dimension, still 16-byte aligned rows
-  std::vector<T> x1 = random_half<H>(static_cast<size_t>(p.rows * ld1), rng, -1.0, 1.0);
-  std::vector<T> x2 = random_half<H>(static_cast<size_t>(p.cols * k), rng, -1.0, 1.0);
-  std::vector<T> values = random_half<H>(static_cast<size_t>(nnz), rng, 0.5, 1.5);
+  std::vector<T> x1 = random_of<T>(static_cast<size_t>(p.rows * ld1), rng, -1.0, 1.0);
+  std::vector<T> x2 = random_of<T>(static_cast<size_t>(p.cols * k), rng, -1.0, 1.0);
+  std::vector<V> values = random_of<V>(static_cast<size_t>(nnz), rng, 0.5, 1.5);
 
   using sddmm::test::Buffer;
   Buffer d_row = Buffer::from(SDDMM_BACKEND_CUDA, p.row), d_col = Buffer::from(SDDMM_BACKEND_CUDA, p.col);
@@ -159,7 +182,7 @@ Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* m
   Buffer d_offsets = Buffer::from(SDDMM_BACKEND_CUDA, sddmm::test::csr_offsets(p.row, p.rows));
   Buffer d_values = Buffer::from(SDDMM_BACKEND_CUDA, values);
   Buffer d_x1 = Buffer::from(SDDMM_BACKEND_CUDA, x1), d_x2 = Buffer::from(SDDMM_BACKEND_CUDA, x2);
-  const std::vector<T> poison(static_cast<size_t>(nnz), T(NAN));
+  const std::vector<V> poison(static_cast<size_t>(nnz), V(NAN));
   Buffer d_out = Buffer::from(SDDMM_BACKEND_CUDA, poison);
 
   sddmm_matrix_t a = nullptr;
@@ -169,19 +192,20 @@ Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* m
     const ScopedEnv other(env, env_value);
     if (p.csr) {
       created = sddmm_create_csr(&a, p.rows, p.cols, nnz, d_offsets.get(), d_col.get(), SDDMM_INDEX_INT32,
-                                 with_values ? d_values.get() : nullptr, H::kDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
+                                 with_values ? d_values.get() : nullptr, H::kValueDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
                                  nullptr);
     } else {
       created = sddmm_create_coo(&a, p.rows, p.cols, nnz, d_row.get(), d_col.get(), SDDMM_INDEX_INT32,
-                                 with_values ? d_values.get() : nullptr, H::kDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
+                                 with_values ? d_values.get() : nullptr, H::kValueDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
                                  nullptr);
     }
   }
   REQUIRE_MESSAGE(created == SDDMM_STATUS_SUCCESS, sddmm_last_error());
   const sddmm_dense_t dx1{d_x1.get(), p.rows, k, ld1, SDDMM_LAYOUT_ROW_MAJOR, H::kDtype};
   const sddmm_dense_t dx2{d_x2.get(), k, p.cols, k, SDDMM_LAYOUT_COL_MAJOR, H::kDtype};
-  REQUIRE_MESSAGE(sddmm_execute(a, &dx1, &dx2, d_out.get(), H::kDtype, nullptr) == SDDMM_STATUS_SUCCESS, sddmm_last_error());
-  const std::vector<T> out = d_out.to_host<T>(static_cast<size_t>(nnz));
+  REQUIRE_MESSAGE(sddmm_execute(a, &dx1, &dx2, d_out.get(), H::kValueDtype, nullptr) == SDDMM_STATUS_SUCCESS,
+                  sddmm_last_error());
+  const std::vector<V> out = d_out.to_host<V>(static_cast<size_t>(nnz));
   Outcome outcome;
   sddmm_destroy(a);
 
@@ -402,6 +426,27 @@ void check_tensor_squares() {
   }
 }
 
+// float16/bfloat16 features with float32 values and output take the tensor cores on a float32
+// plan's dense units, in the half arithmetic (their products are exact in float32): make_pattern's
+// units (40 % full) at every tensor-core K, with and without values. Every output within the
+// reference's bound, and, at those K, differing from the CUDA-core kernel's (the plan's units off:
+// SDDMM_TC_MIN_DENSITY_F32=2) in its last bits (another order of summation, kept by the float32
+// output); K = 48 takes the CUDA cores either way (the same bits).
+template <typename Half>
+void check_half_features_float32_values() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");  // a float32 plan with a panel order lists no units
+  using H = HalfFeatures<Half>;
+  const Pattern p = make_pattern(2034);
+  for (const int64_t k : {32, 64, 128, 256, 48}) {
+    for (const bool with_values : {true, false}) {
+      const Outcome tensor_cores = check_sddmm<H>(p, k, with_values, nullptr);
+      const Outcome cuda_cores = check_sddmm<H>(p, k, with_values, "2");
+      CHECK((tensor_cores.out != cuda_cores.out) == (k != 48));
+    }
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -415,6 +460,12 @@ TEST_SUITE("gpu") {
   }
   TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the square kernel where the dense units cover the matrix") {
     check_tensor_squares<Bf16>();
+  }
+  TEST_CASE("gpu: tensor-core SDDMM, float16 features with float32 values and output") {
+    check_half_features_float32_values<Fp16>();
+  }
+  TEST_CASE("gpu: tensor-core SDDMM, bfloat16 features with float32 values and output") {
+    check_half_features_float32_values<Bf16>();
   }
   TEST_CASE("gpu: tensor-core SDDMM, float32 (TF32 split)") { check_tensor_core_paths<Fp32Split>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float32 with SDDMM_CREATE_ALLOW_TF32") { check_tensor_core_paths<Tf32>(); }

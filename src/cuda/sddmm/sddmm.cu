@@ -43,7 +43,8 @@ struct SddmmChoice {
 //    per entry.
 //  - tensor: a plan may list its dense 16 x 64 units at creation (float16/bfloat16 values, and
 //    float32 values: cuda/tiles.cuh; which units: tuning.hpp). They take the tensor-core kernel when
-//    the features are of the values' type, the operands suit it (the vector path's layout and
+//    the features are of the values' type or float16/bfloat16 with float32 values (tensor_core_entries:
+//    the half arithmetic, not the TF32 split), the operands suit it (the vector path's layout and
 //    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
 //    every entry takes the CUDA-core kernel. The tensor-core kernel is the square kernel (a block
 //    per 8 x 2 units, every unit computed) where the plan indexed its cells (16-bit values whose
@@ -61,12 +62,15 @@ struct SddmmChoice {
 //    the clustered graphs). The entry kernel keeps contiguous shares: its lane groups hold their
 //    X1 row across iterations, which in turn would each be another row.
 // K = 32 .. 256 fit the tensor-core kernel's registers; the dense units must be full enough on
-// average to beat the CUDA-core kernel, fuller below K = 128, and fuller still there for float32's
-// TF32 split, whose three mma per step cost more than the CUDA-core kernel saves at short K
+// average to beat the CUDA-core kernel, fuller below K = 128, and fuller still there (`strict`) for
+// float32's TF32 split, whose three mma per step cost more than the CUDA-core kernel saves at short
+// K, and for 16-bit features on a float32 plan, whose CUDA-core line kernel is the 16-bit one
 // (tuning.hpp has the measurements).
-bool tensor_cores_pay(int64_t k, double dense_density, bool split) {
+bool tensor_cores_pay(int64_t k, double dense_density, bool strict) {
   if (k == 128 || k == 256) return dense_density >= kTensorCoreMinDensityLargeK;
-  if (k == 32 || k == 64) return dense_density >= (split ? kTensorCoreMinDensitySmallKSplit : kTensorCoreMinDensitySmallK);
+  if (k == 32 || k == 64) {
+    return dense_density >= (strict ? kTensorCoreMinDensitySmallKStrict : kTensorCoreMinDensitySmallK);
+  }
   return false;
 }
 
@@ -99,8 +103,7 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const int group = lanes_covering(steps);
   const int64_t line_bytes = k * int64_t{sizeof(F)};
   const bool panels = vector && panel_kernel_takes(a, line_bytes);
-  const bool tensor =
-      !a.tiles.empty() && std::is_same_v<F, V> && vector && tensor_cores_pay(k, a.tiles.density(), tensor_split(a));
+  const bool tensor = vector && tensor_core_entries(a, k, dtype_of<F>()) > 0;
   const SddmmKernel kernel = !vector                                   ? SddmmKernel::kStrided
                              : a.sddmm_line_kernel && line_bytes == 64  ? SddmmKernel::kLine64
                              : a.sddmm_line_kernel && line_bytes == 128 ? SddmmKernel::kLine128
@@ -256,12 +259,13 @@ bool with_tensor_square_config(int64_t k, Fn&& fn) {
   return false;
 }
 
-// Calls fn(SddmmTensorConfig<Precision<V, V, V>, K, arithmetic>{}) for the call's K and the plan's
-// arithmetic (float16/bfloat16: kHalf; float32 plans made with SDDMM_CREATE_ALLOW_TF32: kTf32, other
-// float32 plans: kTf32Split, float32 accuracy); false when there is no such kernel.
-template <typename V, typename Fn>
+// Calls fn(SddmmTensorConfig<P, K, arithmetic>{}) for the call's precision P and K, and the
+// arithmetic: kHalf for float16/bfloat16 features (whose products float32 holds exactly, whether
+// values and output are of their type or float32); for float32 features, kTf32 in plans made with
+// SDDMM_CREATE_ALLOW_TF32, else kTf32Split (float32 accuracy); false when there is no such kernel.
+template <typename P, typename Fn>
 bool with_tensor_config(int64_t k, bool allow_tf32, Fn&& fn) {
-  using P = Precision<V, V, V>;
+  using F = typename P::Feature;
   const auto for_arithmetic = [&](auto arithmetic) {
     constexpr TensorArithmetic kArith = decltype(arithmetic)::value;
     switch (k) {
@@ -275,12 +279,25 @@ bool with_tensor_config(int64_t k, bool allow_tf32, Fn&& fn) {
   using Half = std::integral_constant<TensorArithmetic, TensorArithmetic::kHalf>;
   using Tf32 = std::integral_constant<TensorArithmetic, TensorArithmetic::kTf32>;
   using Split = std::integral_constant<TensorArithmetic, TensorArithmetic::kTf32Split>;
-  if constexpr (sizeof(V) == 2) {
+  if constexpr (sizeof(F) == 2) {
     return for_arithmetic(Half{});
-  } else if constexpr (std::is_same_v<V, float>) {
+  } else if constexpr (std::is_same_v<F, float>) {
     return allow_tf32 ? for_arithmetic(Tf32{}) : for_arithmetic(Split{});
   } else {
     return false;
+  }
+}
+
+// The call precisions whose features the tensor-core kernels take, given the plan's value type V:
+// features of the values' type, and float16/bfloat16 features with float32 values and output.
+template <typename V, typename Fn>
+void for_each_tensor_precision(Fn&& fn) {
+  if constexpr (std::is_same_v<V, float>) {
+    fn(Precision<float, float, float>{});
+    fn(Precision<__half, float, float>{});
+    fn(Precision<__nv_bfloat16, float, float>{});
+  } else if constexpr (sizeof(V) == 2) {
+    fn(Precision<V, V, V>{});
   }
 }
 
@@ -295,11 +312,11 @@ void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x
         launch_tensor_squares<decltype(config), I>(a, x1, x2, out, stream);
       });
     }
-    if (!launched) {
-      launched = with_tensor_config<V>(x1.cols, a.allow_tf32, [&](auto config) {
-        launch_tensor<decltype(config), I>(a, x1, x2, out, stream);
-      });
-    }
+  }
+  if (!launched) {
+    launched = with_tensor_config<P>(x1.cols, a.allow_tf32, [&](auto config) {
+      launch_tensor<decltype(config), I>(a, x1, x2, out, stream);
+    });
   }
   if (!launched) fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: no tensor-core kernel for K = ", x1.cols);
 }
@@ -357,23 +374,30 @@ void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseVie
 }
 
 template <typename V, typename I>
-int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k) {
-  return !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density(), tensor_split(a)) ? a.tiles.entries : 0;
+int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features) {
+  const bool half_features = features == SDDMM_DTYPE_FLOAT16 || features == SDDMM_DTYPE_BFLOAT16;
+  const bool has_kernel = features == dtype_of<V>() || (half_features && std::is_same_v<V, float>);
+  const bool split = features == SDDMM_DTYPE_FLOAT32 && tensor_split(a);
+  const bool strict = split || (half_features && std::is_same_v<V, float>);
+  return has_kernel && !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density(), strict) ? a.tiles.entries : 0;
 }
 
 template <typename V, typename I>
-bool tensor_core_squares(const DevicePattern<V, I>& a, int64_t k) {
-  return tensor_core_entries(a, k) > 0 && !a.tiles.cell_entries.empty() && with_tensor_square_config<V>(k, [](auto) {});
+bool tensor_core_squares(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features) {
+  return features == dtype_of<V>() && tensor_core_entries(a, k, features) > 0 && !a.tiles.cell_entries.empty() &&
+         with_tensor_square_config<V>(k, [](auto) {});
 }
 
 template <typename V, typename I>
 void prepare_tensor_cores(bool allow_tf32) {
   for (const int64_t k : {32, 64, 128, 256}) {
-    with_tensor_config<V>(k, allow_tf32, [&](auto config) {
-      using Config = decltype(config);
-      check(cudaFuncSetAttribute(sddmm_tensor_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(Config::kSharedBytes)),
-            "cudaFuncSetAttribute (sddmm_tensor_kernel)");
+    for_each_tensor_precision<V>([&](auto precision) {
+      with_tensor_config<decltype(precision)>(k, allow_tf32, [&](auto config) {
+        using Config = decltype(config);
+        check(cudaFuncSetAttribute(sddmm_tensor_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(Config::kSharedBytes)),
+              "cudaFuncSetAttribute (sddmm_tensor_kernel)");
+      });
     });
     with_tensor_square_config<V>(k, [&](auto config) {
       using Config = decltype(config);
@@ -387,8 +411,8 @@ void prepare_tensor_cores(bool allow_tf32) {
 #define SDDMM_INSTANTIATE_RUN_SDDMM(V, I)                                                                                  \
   template void run_sddmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, void*, sddmm_dtype_t, \
                                 cudaStream_t);                                                                         \
-  template int64_t tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t);                                    \
-  template bool tensor_core_squares<V, I>(const DevicePattern<V, I>&, int64_t);                                        \
+  template int64_t tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);                     \
+  template bool tensor_core_squares<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);                         \
   template void prepare_tensor_cores<V, I>(bool);
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int32_t)
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int64_t)

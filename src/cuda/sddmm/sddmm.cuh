@@ -12,14 +12,17 @@ template <typename V, typename I>
 void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t out_dtype,
                cudaStream_t stream);
 
-// Entries that a call with this K runs on tensor cores, given 16-byte aligned, K-contiguous operands
-// of the values' type (the benchmark's report; the choice itself is made per call in run_sddmm).
+// Entries that a call with this K and features of this dtype runs on tensor cores, given 16-byte
+// aligned, K-contiguous operands: the plan's dense units where the call's precision has a
+// tensor-core kernel (features of the values' type, or float16/bfloat16 features with float32
+// values) and they are full enough for it (tuning.hpp), else 0. run_sddmm's choice, and the
+// benchmark's report.
 template <typename V, typename I>
-int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k);
+int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features);
 
 // Whether they run in the square kernel (sddmm_tensor_square_kernel.cuh) rather than the unit kernel.
 template <typename V, typename I>
-bool tensor_core_squares(const DevicePattern<V, I>& a, int64_t k);
+bool tensor_core_squares(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features);
 
 // Allows the tensor-core kernels of a plan with value type V the shared memory they need, on the
 // current device (cudaFuncSetAttribute, per function and context): called by plan creation when
