@@ -32,7 +32,8 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, const Precision& precision
         static_cast<double>(sddmm::tensor_core_entries(pattern.plans->handle(0), k, precision.features));
     record.tensor_core_share = entries / static_cast<double>(m.nnz);
     if (entries > 0) {
-      record.tensor_core_kernel = sddmm::tensor_core_squares(pattern.plans->handle(0), k, precision.features) ? "squares" : "units";
+      const bool squares = sddmm::tensor_core_squares(pattern.plans->handle(0), k, precision.features);
+      record.tensor_core_kernel = squares ? "squares" : "units";
     }
   }
   const cudaStream_t stream = ctx.stream;

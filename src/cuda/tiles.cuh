@@ -53,9 +53,9 @@ struct TensorTiles {
 // 16 x 64 cells; min_share: no unit does unless the dense ones hold at least this share of the
 // entries; min_cover: the plan indexes the cells (cell_entries) where the dense units are at
 // least this share of all units (tuning.hpp). Arguments are the plan's row-ordered arrays
-// (caller_position and value may be empty). The listing's temporaries are carved from `scratch`, at least
-// tensor_tile_scratch_bytes<V, I>(rows, cols, nnz) bytes. Reads counts back (synchronises `stream`)
-// but leaves the last kernels queued: the plan synchronises once at its end.
+// (caller_position and value may be empty). The listing's temporaries are carved from `scratch`,
+// at least tensor_tile_scratch_bytes<V, I>(rows, cols, nnz) bytes. Reads counts back (synchronises
+// `stream`) but leaves the last kernels queued: the plan synchronises once at its end.
 template <typename V, typename I>
 TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, const DeviceSpan<I>& entry_row,
                                      const DeviceSpan<I>& entry_col, const DeviceSpan<V>& entry_value,

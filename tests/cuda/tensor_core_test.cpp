@@ -192,12 +192,12 @@ Outcome check_sddmm(const Pattern& p, int64_t k, bool with_values, const char* m
     const ScopedEnv other(env, env_value);
     if (p.csr) {
       created = sddmm_create_csr(&a, p.rows, p.cols, nnz, d_offsets.get(), d_col.get(), SDDMM_INDEX_INT32,
-                                 with_values ? d_values.get() : nullptr, H::kValueDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
-                                 nullptr);
+                                 with_values ? d_values.get() : nullptr, H::kValueDtype, SDDMM_BACKEND_CUDA, 0,
+                                 H::kFlags, nullptr);
     } else {
       created = sddmm_create_coo(&a, p.rows, p.cols, nnz, d_row.get(), d_col.get(), SDDMM_INDEX_INT32,
-                                 with_values ? d_values.get() : nullptr, H::kValueDtype, SDDMM_BACKEND_CUDA, 0, H::kFlags,
-                                 nullptr);
+                                 with_values ? d_values.get() : nullptr, H::kValueDtype, SDDMM_BACKEND_CUDA, 0,
+                                 H::kFlags, nullptr);
     }
   }
   REQUIRE_MESSAGE(created == SDDMM_STATUS_SUCCESS, sddmm_last_error());

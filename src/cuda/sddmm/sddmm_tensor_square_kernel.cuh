@@ -75,8 +75,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
       const unsigned stage = static_cast<unsigned>((slice % kStages) * Config::kStageBytes);
 #pragma unroll
       for (int m = 0; m < kCopies; ++m) {
-        copy_16_async(target + stage + m * kLineStep * kPitch, inside[m] ? source[m] + slice * kSliceElements : source[m],
-                      inside[m]);
+        const F* const from = inside[m] ? source[m] + slice * kSliceElements : source[m];
+        copy_16_async(target + stage + m * kLineStep * kPitch, from, inside[m]);
       }
     }
     commit_copies();
@@ -84,7 +84,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
 
   // The unit kernel's ldmatrix rows (mma_step): the warp's strip of the staged rows, its chunk's
   // 64 of the staged columns.
-  const unsigned a_lane = staging + ((warp % Config::kSquareStrips) * kUnitRows + (lane & 15)) * kPitch + (lane >> 4) * 16;
+  const unsigned a_lane =
+      staging + ((warp % Config::kSquareStrips) * kUnitRows + (lane & 15)) * kPitch + (lane >> 4) * 16;
   const unsigned b_lane = staging +
                           (Config::kSquareRows + (warp / Config::kSquareStrips) * kUnitCols + (lane & 7) +
                            ((lane >> 4) << 3)) * kPitch +
