@@ -31,10 +31,7 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, const Precision& precision
     const auto entries =
         static_cast<double>(sddmm::tensor_core_entries(pattern.plans->handle(0), k, precision.features));
     record.tensor_core_share = entries / static_cast<double>(m.nnz);
-    if (entries > 0) {
-      const bool squares = sddmm::tensor_core_squares(pattern.plans->handle(0), k, precision.features);
-      record.tensor_core_kernel = squares ? "squares" : "units";
-    }
+    record.tensor_core_kernel = sddmm::tensor_core_kernel(pattern.plans->handle(0), k, precision.features);
   }
   const cudaStream_t stream = ctx.stream;
   const size_t nnz = static_cast<size_t>(m.nnz);

@@ -41,7 +41,7 @@ class Plan {
   virtual void spmm(const DenseView& x, const DenseView& y, bool transpose, void* stream) const = 0;
   // Entries that an SDDMM with this K and features runs on tensor cores (core/plan_stats.hpp).
   virtual int64_t tensor_core_entries(int64_t /*k*/, sddmm_dtype_t /*features*/) const { return 0; }
-  virtual bool tensor_core_squares(int64_t /*k*/, sddmm_dtype_t /*features*/) const { return false; }
+  virtual const char* tensor_core_kernel(int64_t /*k*/, sddmm_dtype_t /*features*/) const { return ""; }
 };
 
 // Backend factories. Each validates the pattern (indices in range, CSR offsets monotone) and throws

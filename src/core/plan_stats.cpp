@@ -8,8 +8,8 @@ int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t fe
   return a != nullptr && a->plan ? a->plan->tensor_core_entries(k, features) : 0;
 }
 
-bool tensor_core_squares(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features) {
-  return a != nullptr && a->plan && a->plan->tensor_core_squares(k, features);
+const char* tensor_core_kernel(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features) {
+  return a != nullptr && a->plan ? a->plan->tensor_core_kernel(k, features) : "";
 }
 
 }  // namespace sddmm

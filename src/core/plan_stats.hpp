@@ -15,8 +15,10 @@ namespace sddmm {
 // for float64 plans, the CPU backend and a null handle.
 int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features);
 
-// Whether those entries go to the square kernel (a block per 8 x 2 units), not the unit kernel
-// (src/cuda/sddmm/sddmm_tensor_square_kernel.cuh); false where none go to tensor cores.
-bool tensor_core_squares(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features);
+// Which tensor-core kernel takes those entries: "units" (a block per work item of dense units of
+// one chunk), "squares" (a block per 8 x 2 units: src/cuda/sddmm/sddmm_tensor_square_kernel.cuh)
+// or "wgmma-squares" (the same squares by Hopper's wgmma: sddmm_wgmma_square_kernel.cuh); ""
+// where none go to tensor cores.
+const char* tensor_core_kernel(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features);
 
 }  // namespace sddmm

@@ -59,6 +59,7 @@ struct DevicePattern {
   int sddmm_panels = -1;             // SDDMM_SDDMM_PANELS: 1 panels wherever they fit, 0 never, -1 by rule
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32
+  bool wgmma_squares = false;        // SDDMM: indexed cells take the wgmma square kernel (sm_90; tuning.hpp)
 };
 
 // Validates the caller's device arrays (indices in range, CSR offsets monotone from 0 to nnz) on the

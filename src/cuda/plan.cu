@@ -20,7 +20,7 @@ class CudaPlan final : public Plan {
   CudaPlan(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) : device_(info.device_id) {
     DeviceGuard guard(device_);
     pattern_ = std::make_unique<DevicePattern<T, I>>(build_device_pattern<T, I>(info, input, stream));
-    if (!pattern_->tiles.empty()) prepare_tensor_cores<T, I>(pattern_->allow_tf32);
+    if (!pattern_->tiles.empty()) prepare_tensor_cores<T, I>(*pattern_);
   }
 
   ~CudaPlan() override {
@@ -49,8 +49,8 @@ class CudaPlan final : public Plan {
   int64_t tensor_core_entries(int64_t k, sddmm_dtype_t features) const override {
     return cuda::tensor_core_entries(*pattern_, k, features);
   }
-  bool tensor_core_squares(int64_t k, sddmm_dtype_t features) const override {
-    return cuda::tensor_core_squares(*pattern_, k, features);
+  const char* tensor_core_kernel(int64_t k, sddmm_dtype_t features) const override {
+    return cuda::tensor_core_kernel(*pattern_, k, features);
   }
 
  private:

@@ -86,6 +86,15 @@ double tensor_core_min_share() { return env_fraction("SDDMM_TC_MIN_SHARE", kTens
 
 double tensor_square_min_cover() { return env_fraction("SDDMM_TC_SQUARE_COVER", kTensorSquareMinCover); }
 
+bool tensor_wgmma_squares() {
+  const int64_t v = env_count("SDDMM_TC_WGMMA", kTensorWgmmaSquares ? 1 : 0);
+  return v == 1 || (v != 0 && kTensorWgmmaSquares);
+}
+
+double tensor_wgmma_min_density() {
+  return env_fraction("SDDMM_TC_WGMMA_MIN_DENSITY", kTensorWgmmaMinDensity);
+}
+
 bool float32_tensor_cores() {
   const int64_t v = env_count("SDDMM_F32_TENSOR_CORES", kFloat32TensorCores ? 1 : 0);
   return v == 1 || (v != 0 && kFloat32TensorCores);

@@ -236,6 +236,29 @@ constexpr double kTensorCoreMinShare = 0.25;
 // block-diagonal and SBM much less (they keep the unit kernel).
 constexpr double kTensorSquareMinCover = 0.9;
 
+// On devices of compute capability 9.0, in builds with the Hopper kernels (SDDMM_HOPPER_KERNELS),
+// 16-bit plans that index their cells take the wgmma square kernel at K = 128 and 256
+// (sddmm_wgmma_square_kernel.cuh) instead of the mma.sync square kernel (K = 256) or the unit
+// kernel (K = 128), whatever the units' mean fill (sddmm.cu, tensor_core_entries). Overridable
+// with SDDMM_TC_WGMMA (0: never). Measured (H200, 2026-11-26, float16, 0 against 1 in one build,
+// two rounds, us): uniform 8000^2 K = 256 2.56M 156.3 / 157.1 -> 110.6 / 111.0, 3.2M 151.8 / 152.3
+// -> 107.4 / 107.7, 6.4M 175.8 / 176.1 -> 128.0 / 127.8; K = 128 2.56M 103.6 -> 88.0, 3.2M 104.4 ->
+// 87.3, 6.4M 127.6 -> 109.7. Outputs bit for bit the mma.sync kernels' (tests/cuda/tensor_core_test.cpp).
+constexpr bool kTensorWgmmaSquares = true;
+
+// ... and such plans list their units from this fill (SDDMM_TC_WGMMA_MIN_DENSITY) instead of
+// kTensorCoreMinDensity where the matrix holds at least kTensorWgmmaMinMatrixDensity of its cells:
+// the squares compute every cell at nearly GEMM speed, so on a matrix that dense the units the
+// plan would leave to the CUDA cores cost a second kernel more than they save, and the plans just
+// below the cover (3 % dense) pay for squares too. Below that density the CUDA-core kernel wins.
+// Measured (H200, 2026-11-26, float16, the wgmma build with SDDMM_TC_MIN_DENSITY swept for every
+// 16-bit plan, us at K = 128 / 256): uniform 8000^2 2 % (1.28M) CUDA cores 60.1 / 83.0, squares at
+// 0.01 72.0 / 93.1; 3 % (1.92M) CUDA cores 84.0 / 119.2, squares at 0.015 77.8 / 98.2, at 0.01
+// 73.6 / 93.7; 4 % (2.56M) at 0.03 (3 % of its entries left to the CUDA cores) 87.4 / 110.9, at
+// 0.01 78.4 / 99.3. The 2.5 % between the 2 % that lost and the 3 % that won is not measured.
+constexpr double kTensorWgmmaMinDensity = 0.01;
+constexpr double kTensorWgmmaMinMatrixDensity = 0.025;
+
 // Plan creation counts the entries in dense units first (a counter per unit: preprocess/census.cu)
 // where the units' counters fit in the plan's CSC row array (units <= about nnz), and skips the
 // tensor-core listing when that count says it would keep no unit. Overridable with
@@ -266,6 +289,8 @@ double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE
 double tensor_square_min_cover();  // SDDMM_TC_SQUARE_COVER
+bool tensor_wgmma_squares();  // SDDMM_TC_WGMMA
+double tensor_wgmma_min_density();  // SDDMM_TC_WGMMA_MIN_DENSITY
 bool unit_census();  // SDDMM_UNIT_CENSUS
 bool float32_tensor_cores();  // SDDMM_F32_TENSOR_CORES
 

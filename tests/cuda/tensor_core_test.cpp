@@ -10,6 +10,7 @@
 #if defined(SDDMM_TESTS_HAVE_CUDA)  // the half types come from the CUDA toolkit's headers
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
@@ -280,6 +281,8 @@ void check_units_with_many_runs() {
 // full, about half) average ~3.4 %, below what K = 256 asks (3.7 %): CUDA cores, the same bits; at
 // 6 % they average ~6 %: tensor cores at K = 256 (a few hundred outputs differ), CUDA cores at
 // K = 32 (8 %). float32 (TF32 split): at 10 % tensor cores at K = 256, CUDA cores at K = 32 (20 %).
+// The mma.sync kernels' rule: the wgmma squares, which sm_90 devices take first, are off
+// (SDDMM_TC_WGMMA=0; their rule: check_wgmma_choice).
 struct ChoiceCase {
   double density;
   int64_t k;
@@ -290,6 +293,7 @@ template <typename H>
 void check_tensor_core_choice(std::initializer_list<ChoiceCase> cases) {
   if (sddmm::test::cuda_device_count() == 0) return;
   const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");  // the panel kernel would take float32's K = 256 (below)
+  const ScopedEnv no_wgmma("SDDMM_TC_WGMMA", "0");
   for (const ChoiceCase c : cases) {
     CAPTURE(c.density);
     CAPTURE(c.k);
@@ -405,7 +409,8 @@ void check_panel_kernel_choice() {
 }
 
 // The square kernel (src/cuda/sddmm/sddmm_tensor_square_kernel.cuh) takes 16-bit plans whose
-// dense units cover at least 90 % of the matrix's units (SDDMM_TC_SQUARE_COVER), at K = 256.
+// dense units cover at least 90 % of the matrix's units (SDDMM_TC_SQUARE_COVER), at K = 256 (on
+// sm_90 devices the wgmma square kernel takes them first: off here, SDDMM_TC_WGMMA=0; next test).
 // 1000 x 1100: rows 0-15 at 0.5 % (their 18 units left to the CUDA cores: the kernel computes them
 // and drops them), the rest at 10 % (every unit dense); a last strip of 8 rows and a last chunk of
 // 12 columns (zeros staged past them), 8 x 9 squares of 8 strips x 2 chunks, the last ones partial;
@@ -414,15 +419,79 @@ void check_panel_kernel_choice() {
 // values), and, in float16, not against the CUDA-core kernel (no units, threshold 2: another order
 // of summation; bfloat16's 8-bit outputs can hide it). (Which kernel a plan's units take is not
 // visible through the C ABI these tests link: the benchmark reports it, `tensor_core_kernel`.)
+Pattern square_test_pattern() {
+  return make_pattern(2033, 1000, 1100, [](int64_t r) { return r < 16 ? 0.005 : 0.1; });
+}
+
 template <typename H>
 void check_tensor_squares() {
   if (sddmm::test::cuda_device_count() == 0) return;
-  const Pattern p = make_pattern(2033, 1000, 1100, [](int64_t r) { return r < 16 ? 0.005 : 0.1; });
+  const ScopedEnv mma_sync("SDDMM_TC_WGMMA", "0");
+  const Pattern p = square_test_pattern();
   for (const bool with_values : {true, false}) {
     const Outcome squares = check_sddmm<H>(p, 256, with_values, nullptr);
     const Outcome units = check_sddmm<H>(p, 256, with_values, nullptr, "SDDMM_TC_SQUARE_COVER", "2");
     CHECK(squares.out == units.out);
     if (H::kUnitRoundoff < 0x1p-10) CHECK(squares.out != check_sddmm<H>(p, 256, with_values, "2").out);
+  }
+}
+
+// The wgmma square kernel (src/cuda/sddmm/sddmm_wgmma_square_kernel.cuh) takes the same plans at
+// K = 128 and 256 on sm_90 devices in builds with the Hopper kernels: the square kernel's pattern
+// (partial squares at both edges, a strip of units left to the CUDA cores), every output within
+// the float64 reference's bound, with and without values. Which kernel ran is not visible through
+// the C ABI (the benchmark reports it: `tensor_core_kernel` "wgmma-squares"); so the test also
+// sets the outputs beside the mma.sync kernels' (SDDMM_TC_WGMMA=0) and says how many bits differ
+// (both sum each 16-element step of K in float32, in K order). Elsewhere the same calls run the
+// other kernels, and the check holds them to the same bound.
+template <typename H>
+void check_wgmma_squares() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  const Pattern p = square_test_pattern();
+  for (const int64_t k : {128, 256}) {
+    for (const bool with_values : {true, false}) {
+      const Outcome chosen = check_sddmm<H>(p, k, with_values, nullptr);
+      const Outcome mma_sync = check_sddmm<H>(p, k, with_values, nullptr, "SDDMM_TC_WGMMA", "0");
+      REQUIRE(chosen.out.size() == mma_sync.out.size());
+      size_t differ = 0;
+      for (size_t i = 0; i < chosen.out.size(); ++i) differ += chosen.out[i] != mma_sync.out[i] ? 1 : 0;
+      const std::string values = with_values ? "values" : "no values";
+      MESSAGE("K = " << k << ", " << values << ": " << differ << " of " << chosen.out.size()
+                     << " outputs differ from the mma.sync kernels' (sm_90: wgmma)");
+    }
+  }
+}
+
+// Whether this process's device 0 runs the wgmma squares: compute capability 9.0, in a build that
+// holds the Hopper kernels.
+bool wgmma_device() {
+#if SDDMM_TESTS_HOPPER_KERNELS
+  cudaDeviceProp prop{};
+  return cudaGetDeviceProperties(&prop, 0) == cudaSuccess && prop.major == 9 && prop.minor == 0;
+#else
+  return false;
+#endif
+}
+
+// The wgmma squares' rule (tuning.hpp, kTensorWgmmaMinMatrixDensity): on sm_90, 16-bit matrices at
+// least 2.5 % dense list their units from 1 % fill, index their cells, and take the squares at K =
+// 128 and 256 whatever the units' mean fill: uniform 256 x 1024 at 3 %, whose units the mma.sync
+// rule leaves to the CUDA cores (check_tensor_core_choice), runs on tensor cores there; at 2 % (and
+// at K = 32, and on other devices at 3 %) the CUDA cores take every entry, the same bits as a plan
+// that lists no unit.
+template <typename H>
+void check_wgmma_choice() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  const bool wgmma = wgmma_device();
+  for (const double density : {0.03, 0.02}) {
+    const Pattern p = make_uniform_pattern(256, 1024, density, 2035);
+    for (const int64_t k : {32, 128, 256}) {
+      CAPTURE(density);
+      CAPTURE(k);
+      const Outcome chosen = check_sddmm<H>(p, k, true, nullptr);
+      const Outcome cuda_cores = check_sddmm<H>(p, k, true, "2");
+      CHECK((chosen.out != cuda_cores.out) == (wgmma && density >= 0.025 && k != 32));
+    }
   }
 }
 
@@ -461,6 +530,13 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the square kernel where the dense units cover the matrix") {
     check_tensor_squares<Bf16>();
   }
+  TEST_CASE("gpu: tensor-core SDDMM, float16: the wgmma square kernel (sm_90) where the dense units cover the matrix") {
+    check_wgmma_squares<Fp16>();
+  }
+  TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the wgmma square kernel (sm_90) where the dense units cover the matrix") {
+    check_wgmma_squares<Bf16>();
+  }
+  TEST_CASE("gpu: tensor-core SDDMM, float16: the wgmma squares' fill rule (sm_90)") { check_wgmma_choice<Fp16>(); }
   TEST_CASE("gpu: tensor-core SDDMM, float16 features with float32 values and output") {
     check_half_features_float32_values<Fp16>();
   }

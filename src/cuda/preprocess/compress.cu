@@ -39,6 +39,7 @@
 #include "cuda/preprocess/launch.cuh"
 #include "cuda/preprocess/radix_sort.cuh"
 #include "cuda/preprocess/sorted.cuh"
+#include "cuda/sddmm/sddmm_hopper.cuh"
 #include "cuda/tiles.cuh"
 #include "cuda/tuning.hpp"
 
@@ -246,12 +247,30 @@ bool has_tensor_cores(int device) {
   return major >= 8;
 }
 
+// wgmma (the Hopper kernels, built for sm_90a) runs on compute capability 9.0 exactly.
+bool is_sm90(int device) {
+  int major = 0, minor = 0;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
+  check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
+  return major == 9 && minor == 0;
+}
+
 // The dense units of a plan that lists them (float16/bfloat16/float32 values, sm_80+). They are an
 // optimisation: when their arrays find no memory, the plan goes without and every entry stays on
 // the CUDA cores.
-template <typename T>
-double unit_min_density() {
-  return std::is_same_v<T, float> ? tensor_core_min_density_float32() : tensor_core_min_density();
+// 16-bit plans for the wgmma squares list units from a lower fill where the matrix is dense enough
+// for the squares to pay (tuning.hpp, kTensorWgmmaMinMatrixDensity); SDDMM_TC_MIN_DENSITY above 1
+// still lists none.
+template <typename T, typename I>
+double unit_min_density(const DevicePattern<T, I>& p) {
+  if constexpr (std::is_same_v<T, float>) {
+    return tensor_core_min_density_float32();
+  } else {
+    const double general = tensor_core_min_density();
+    const double matrix_density = static_cast<double>(p.nnz) / (static_cast<double>(p.rows) * static_cast<double>(p.cols));
+    const bool squares_pay = p.wgmma_squares && matrix_density >= kTensorWgmmaMinMatrixDensity && general <= 1.0;
+    return squares_pay ? std::min(general, tensor_wgmma_min_density()) : general;
+  }
 }
 
 // The square kernel takes 16-bit features only: float32 plans never index their cells.
@@ -264,7 +283,7 @@ template <typename T, typename I>
 void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned char>& scratch, cudaStream_t stream) {
   try {
     p.tiles = build_tensor_tiles<T, I>(p.rows, p.cols, p.nnz, p.entry_row, p.entry_col, p.entry_value, p.caller_position,
-                                       unit_min_density<T>(), tensor_core_min_share(), unit_min_cover<T>(),
+                                       unit_min_density(p), tensor_core_min_share(), unit_min_cover<T>(),
                                        scratch.get(), static_cast<size_t>(scratch.size()), stream);
   } catch (const Error& e) {
     if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
@@ -290,7 +309,7 @@ bool wants_panel_order(int64_t rows, int64_t cols, int64_t nnz, int64_t l2, int 
 template <typename T, typename I>
 bool units_may_pay(const DevicePattern<T, I>& p, const SparseInput& input, cudaStream_t stream) {
   if (!unit_census()) return true;
-  const int64_t dense = count_dense_unit_entries(input, p.rows, p.cols, p.nnz, unit_min_entries(unit_min_density<T>()),
+  const int64_t dense = count_dense_unit_entries(input, p.rows, p.cols, p.nnz, unit_min_entries(unit_min_density(p)),
                                                  p.csc_row.get(), static_cast<size_t>(p.csc_row.size()) * sizeof(I),
                                                  stream);
   return dense < 0 || dense_units_hold_enough(dense, p.nnz, tensor_core_min_share());
@@ -348,6 +367,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_line_interleave = sddmm_line_interleave();
   p.sddmm_row_shares = sddmm_row_shares();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
+  p.wgmma_squares = kHaveHopperKernels && sizeof(T) == 2 && tensor_wgmma_squares() && is_sm90(info.device_id);
 
   // One scratch for every phase below, sized for the largest.
   const size_t sorts = std::max(in_row_order ? 0 : sort_scratch_bytes<I>(nnz, info.rows, stream),

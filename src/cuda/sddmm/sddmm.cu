@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "cuda/occupancy.cuh"
+#include "cuda/sddmm/sddmm_hopper.cuh"
 #include "cuda/sddmm/sddmm_kernel.cuh"
 #include "cuda/sddmm/sddmm_line_kernel.cuh"
 #include "cuda/sddmm/sddmm_panel_kernel.cuh"
@@ -46,10 +47,12 @@ struct SddmmChoice {
 //    the features are of the values' type or float16/bfloat16 with float32 values (tensor_core_entries:
 //    the half arithmetic, not the TF32 split), the operands suit it (the vector path's layout and
 //    alignment) and tensor_cores_pay; the CUDA-core kernel takes the rest of the entries. Otherwise
-//    every entry takes the CUDA-core kernel. The tensor-core kernel is the square kernel (a block
-//    per 8 x 2 units, every unit computed) where the plan indexed its cells (16-bit values whose
-//    dense units cover kTensorSquareMinCover of the matrix, tuning.hpp) and K = 256; else the
-//    unit kernel (a block per work item of up to 8 dense units of one chunk).
+//    every entry takes the CUDA-core kernel. The tensor-core kernel is, where the plan indexed its
+//    cells (16-bit values whose dense units cover kTensorSquareMinCover of the matrix, tuning.hpp),
+//    a square kernel (a block per 8 x 2 units, every unit computed): on sm_90 devices the wgmma one
+//    at K = 128 / 256 (DevicePattern::wgmma_squares; tuning.hpp, kTensorWgmmaSquares), else the
+//    mma.sync one at K = 256; otherwise the unit kernel (a block per work item of up to 8 dense
+//    units of one chunk).
 //  - row_shares: the CUDA-core kernel's warps take whole rows instead of equal shares of the entries
 //    where the plan has no heavy row (the SpMM split's, cuda/pattern.cuh: whole rows cannot
 //    unbalance the warps by much), no tensor-core split, rows of at least kSddmmRowSharesMinMeanRow
@@ -301,13 +304,23 @@ void for_each_tensor_precision(Fn&& fn) {
   }
 }
 
+// Whether a call of the plan's own 16-bit precision at this K, on its indexed cells, takes the wgmma
+// square kernel (sddmm_hopper.cuh): built, on an sm_90 device, allowed (tuning.hpp), and K one it has.
+template <typename V, typename I>
+bool wgmma_squares_run(const DevicePattern<V, I>& a, int64_t k) {
+  return sizeof(V) == 2 && a.wgmma_squares && !a.tiles.cell_entries.empty() && wgmma_squares_take(k);
+}
+
 template <typename P, typename I>
 void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2, void* out,
                 cudaStream_t stream) {
   using V = typename P::Value;
   bool launched = false;
   if constexpr (std::is_same_v<P, Precision<V, V, V>>) {
-    if (!a.tiles.cell_entries.empty()) {  // the plan indexed its cells: the square kernel where K has one
+    if constexpr (sizeof(V) == 2 && kHaveHopperKernels) {
+      if (wgmma_squares_run(a, x1.cols)) launched = launch_wgmma_squares<V, I>(tensor_args<P, I>(a, x1, x2, out), x1.cols, stream);
+    }
+    if (!launched && !a.tiles.cell_entries.empty()) {  // the plan indexed its cells: the square kernel where K has one
       launched = with_tensor_square_config<V>(x1.cols, [&](auto config) {
         launch_tensor_squares<decltype(config), I>(a, x1, x2, out, stream);
       });
@@ -379,17 +392,25 @@ int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype
   const bool has_kernel = features == dtype_of<V>() || (half_features && std::is_same_v<V, float>);
   const bool split = features == SDDMM_DTYPE_FLOAT32 && tensor_split(a);
   const bool strict = split || (half_features && std::is_same_v<V, float>);
-  return has_kernel && !a.tiles.empty() && tensor_cores_pay(k, a.tiles.density(), strict) ? a.tiles.entries : 0;
+  // The wgmma squares pay wherever the plan indexed its cells (units cover the matrix): they compute
+  // every cell at nearly GEMM speed, so the units' mean fill does not decide (tuning.hpp).
+  const bool squares = features == dtype_of<V>() && wgmma_squares_run(a, k);
+  return has_kernel && !a.tiles.empty() && (squares || tensor_cores_pay(k, a.tiles.density(), strict)) ? a.tiles.entries
+                                                                                                          : 0;
 }
 
 template <typename V, typename I>
-bool tensor_core_squares(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features) {
-  return features == dtype_of<V>() && tensor_core_entries(a, k, features) > 0 && !a.tiles.cell_entries.empty() &&
-         with_tensor_square_config<V>(k, [](auto) {});
+const char* tensor_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features) {
+  if (tensor_core_entries(a, k, features) == 0) return "";
+  const bool own_precision = features == dtype_of<V>();  // run_tensor's squares take only those
+  if (own_precision && wgmma_squares_run(a, k)) return "wgmma-squares";
+  if (own_precision && !a.tiles.cell_entries.empty() && with_tensor_square_config<V>(k, [](auto) {})) return "squares";
+  return "units";
 }
 
 template <typename V, typename I>
-void prepare_tensor_cores(bool allow_tf32) {
+void prepare_tensor_cores(const DevicePattern<V, I>& a) {
+  const bool allow_tf32 = a.allow_tf32;
   for (const int64_t k : {32, 64, 128, 256}) {
     for_each_tensor_precision<V>([&](auto precision) {
       with_tensor_config<decltype(precision)>(k, allow_tf32, [&](auto config) {
@@ -406,14 +427,17 @@ void prepare_tensor_cores(bool allow_tf32) {
             "cudaFuncSetAttribute (sddmm_tensor_square_kernel)");
     });
   }
+  if constexpr (sizeof(V) == 2 && kHaveHopperKernels) {
+    if (a.wgmma_squares) prepare_wgmma_squares<V, I>();  // sm_90 devices only: no sm_90a code runs elsewhere
+  }
 }
 
 #define SDDMM_INSTANTIATE_RUN_SDDMM(V, I)                                                                                  \
   template void run_sddmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, void*, sddmm_dtype_t, \
                                 cudaStream_t);                                                                         \
   template int64_t tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);                     \
-  template bool tensor_core_squares<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);                         \
-  template void prepare_tensor_cores<V, I>(bool);
+  template const char* tensor_core_kernel<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);                  \
+  template void prepare_tensor_cores<V, I>(const DevicePattern<V, I>&);
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int32_t)
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int64_t)
 SDDMM_INSTANTIATE_RUN_SDDMM(double, int32_t)

@@ -20,14 +20,15 @@ void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseVie
 template <typename V, typename I>
 int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features);
 
-// Whether they run in the square kernel (sddmm_tensor_square_kernel.cuh) rather than the unit kernel.
+// Which kernel runs them (core/plan_stats.hpp): "units", "squares" or "wgmma-squares"; "" where
+// tensor_core_entries is 0.
 template <typename V, typename I>
-bool tensor_core_squares(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features);
+const char* tensor_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features);
 
 // Allows the tensor-core kernels of a plan with value type V the shared memory they need, on the
 // current device (cudaFuncSetAttribute, per function and context): called by plan creation when
 // it lists dense units, so that execution does nothing but launch.
 template <typename V, typename I>
-void prepare_tensor_cores(bool allow_tf32);
+void prepare_tensor_cores(const DevicePattern<V, I>& a);
 
 }  // namespace sddmm::cuda

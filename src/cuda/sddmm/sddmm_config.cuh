@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "cuda/panels.cuh"
+#include "cuda/sddmm/sddmm_wgmma.cuh"
 #include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
@@ -299,6 +300,52 @@ struct SddmmTensorSquareConfig {
   static constexpr size_t kSharedBytes = kStagingBytes > kResultBytes ? kStagingBytes : kResultBytes;
   static_assert(sizeof(Feature) == 2, "float16 / bfloat16 features");
   static_assert(Unit::kSlices >= 2, "K = 128 or 256: at least two slices");
+};
+
+// The square kernel on Hopper's warpgroup instructions (sddmm_wgmma_square_kernel.cuh; sm_90a,
+// 16-bit features, K = 128 / 256: sddmm.cu): the square kernel's squares of 8 strips x 2 chunks
+// (128 x 128 cells, 16 units) and its cell index, but the block multiplies the square as one GEMM
+// tile: two warpgroups, each 64 rows x 128 columns by wgmma.m64n128k16 from operands staged in
+// shared memory with the 128-byte swizzle (cuda/sddmm/sddmm_wgmma.cuh), one 128-byte line of K per
+// row and column and stage. The mma.sync kernels read every fragment through ldmatrix (5 per 8 mma:
+// the bound the square kernel found, RESULTS.md); wgmma reads its operands from shared memory
+// itself. A warp then holds two units' results in the unit kernel's accumulator layout and writes
+// their entries out, kEntryBatch per lane at a time.
+template <typename P, int kKValue>
+struct SddmmWgmmaSquareConfig {
+  using Types = P;
+  using Feature = typename P::Feature;
+  using Unit = SddmmTensorConfig<P, kKValue, TensorArithmetic::kHalf>;  // its result pitch and epilogue
+  static constexpr int kK = kKValue;
+  static constexpr int kSquareStrips = 8;
+  static constexpr int kSquareChunks = 2;
+  static constexpr int kSquareRows = kSquareStrips * kUnitRows;  // 128
+  static constexpr int kSquareCols = kSquareChunks * kUnitCols;  // 128
+  static constexpr int kWarpgroups = kSquareRows / 64;           // 64 rows each
+  static constexpr int kWarps = 4 * kWarpgroups;                 // warp w: strip w of the square
+  static constexpr int kThreadsPerBlock = 32 * kWarps;
+  static constexpr int kSliceElements = kSwizzleLineBytes / static_cast<int>(sizeof(Feature));  // 64
+  static constexpr int kSlices = kK / kSliceElements;
+  static constexpr int kStepsPerSlice = kSliceElements / 16;  // wgmma k16 steps
+  static constexpr int kOperandBytes = kSquareRows * kSwizzleLineBytes;  // one slice of X1 rows or X2 columns
+  static constexpr size_t kStageBytes = size_t{2} * kOperandBytes;      // X1's, then X2's: 32 KB
+  // 3 stages (96 KB, 2 blocks per multiprocessor) where K has more than 2 slices.
+  static constexpr int kStages = kSlices < 3 ? kSlices : 3;
+  static constexpr size_t kStagingBytes = size_t{kStages} * kStageBytes;
+  // Each warp's two units of float32 results (the unit kernel's pitch), over the staging memory once
+  // every warpgroup is done with it.
+  static constexpr size_t kResultBytes = size_t{kWarps} * kSquareChunks * Unit::kWarpResultBytes;
+  // The dynamic shared memory's start is aligned up to a swizzle atom: up to one atom more.
+  static constexpr size_t kSharedBytes =
+      (kStagingBytes > kResultBytes ? kStagingBytes : kResultBytes) + kSwizzleAtomBytes;
+  static constexpr int kMinBlocksPerSm = 2;
+  // Entries each lane of a warp loads (place, output position, value) before it stores any.
+  // 4 against 1 (H200, 2026-11-26, float16, two rounds, us): uniform 8000^2 K = 256 2.56M 113.1 ->
+  // 110.4, 3.2M 109.2 -> 107.0, 6.4M 131.3 -> 126.4; K = 128 6.4M 114.4 -> 108.0.
+  static constexpr int kEntryBatch = 4;
+  static_assert(sizeof(Feature) == 2, "float16 / bfloat16 features");
+  static_assert(kK % kSliceElements == 0 && kSlices >= 1, "whole 128-byte slices of K");
+  static_assert(kOperandBytes % kSwizzleAtomBytes == 0, "operands start on swizzle atoms");
 };
 
 // One launch over the plan's work items (cuda/tiles.cuh): block b computes item b.

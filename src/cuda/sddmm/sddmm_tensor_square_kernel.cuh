@@ -15,6 +15,40 @@
 
 namespace sddmm::cuda {
 
+// The run [begin, end) of the unit-ordered arrays that holds cell (strip, chunk)'s entries: empty
+// past the matrix and where the plan left the unit to the CUDA cores.
+template <typename Args>
+__device__ __forceinline__ void cell_run(const Args& a, int64_t strip, int64_t chunk, int64_t& begin, int64_t& end) {
+  begin = end = 0;
+  if (strip < a.strips && chunk < a.chunks) {
+    const int64_t cell = chunk * a.strips + strip;
+    begin = a.cell_entries[cell];
+    end = a.cell_entries[cell + 1];
+  }
+}
+
+// Where a thread's copies of a square's staged lines come from: 16-byte piece `piece` of lines
+// line + m * kLineStep, the square's kSquareRows X1 rows, then its X2 columns. A line past the
+// matrix reads as zeros (inside false; its source stays a valid global address).
+template <typename Config, int kLineStep, int kCopies, typename Args, typename F>
+__device__ __forceinline__ void square_line_sources(const Args& a, int64_t first_strip, int64_t first_chunk, int line,
+                                                    int piece, const F* (&source)[kCopies], bool (&inside)[kCopies]) {
+  constexpr int kPieceElements = 16 / static_cast<int>(sizeof(F));
+#pragma unroll
+  for (int m = 0; m < kCopies; ++m) {
+    const int staged = line + m * kLineStep;
+    if (staged < Config::kSquareRows) {
+      const int64_t row = first_strip * kUnitRows + staged;
+      inside[m] = row < a.rows;
+      source[m] = inside[m] ? a.x1 + row * a.x1_ld + piece * kPieceElements : a.x1;
+    } else {
+      const int64_t col = first_chunk * kUnitCols + (staged - Config::kSquareRows);
+      inside[m] = col < a.cols;
+      source[m] = inside[m] ? a.x2 + col * a.x2_ld + piece * kPieceElements : a.x2;
+    }
+  }
+}
+
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
     sddmm_tensor_square_kernel(const SddmmTensorArgs<typename Config::Types, I> a) {
@@ -24,11 +58,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   constexpr int kSlices = Unit::kSlices;
   constexpr int kStages = Config::kStages;
   constexpr int kPieces = Unit::kSliceBytes / 16;  // 16-byte copies per staged line and slice
-  constexpr int kPieceElements = 16 / static_cast<int>(sizeof(F));
   constexpr int kSliceElements = Unit::kSliceBytes / static_cast<int>(sizeof(F));
   constexpr int kLineStep = Config::kThreadsPerBlock / kPieces;  // lines between a thread's copies
-  constexpr int kRowCopies = Config::kSquareRows / kLineStep;    // per thread and slice: X1 rows ...
-  constexpr int kCopies = Config::kLines / kLineStep;            // ... then X2 columns
+  constexpr int kCopies = Config::kLines / kLineStep;            // per thread and slice
   static_assert(Config::kSquareRows % kLineStep == 0 && Config::kLines % kLineStep == 0, "whole copies");
   extern __shared__ __align__(16) unsigned char shared[];
   const int warp = threadIdx.x / 32;
@@ -40,12 +72,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   // The warp's unit: its cell's run of entries (none past the matrix).
   const int64_t strip = first_strip + warp % Config::kSquareStrips;
   const int64_t chunk = first_chunk + warp / Config::kSquareStrips;
-  int64_t begin = 0, end = 0;
-  if (strip < a.strips && chunk < a.chunks) {
-    const int64_t cell = chunk * a.strips + strip;
-    begin = a.cell_entries[cell];
-    end = a.cell_entries[cell + 1];
-  }
+  int64_t begin, end;
+  cell_run(a, strip, chunk, begin, end);
   if (!__syncthreads_or(end > begin)) return;
 
   // What this thread copies of each slice: piece threadIdx.x % kPieces of staged lines
@@ -56,19 +84,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const unsigned staging = shared_address(shared);
   const F* source[kCopies];
   bool inside[kCopies];
-#pragma unroll
-  for (int m = 0; m < kCopies; ++m) {
-    const int staged = line + m * kLineStep;
-    if (m < kRowCopies) {
-      const int64_t row = first_strip * kUnitRows + staged;
-      inside[m] = row < a.rows;
-      source[m] = inside[m] ? a.x1 + row * a.x1_ld + piece * kPieceElements : a.x1;
-    } else {
-      const int64_t col = first_chunk * kUnitCols + (staged - Config::kSquareRows);
-      inside[m] = col < a.cols;
-      source[m] = inside[m] ? a.x2 + col * a.x2_ld + piece * kPieceElements : a.x2;
-    }
-  }
+  square_line_sources<Config, kLineStep>(a, first_strip, first_chunk, line, piece, source, inside);
   const unsigned target = staging + line * kPitch + piece * 16;
   const auto copy_slice = [&](int slice) {  // one group of copies, empty past the last slice
     if (slice < kSlices) {

@@ -1,0 +1,59 @@
+// The Hopper-only SDDMM kernels (sddmm_hopper.cuh): built for compute_90a alone.
+#include "cuda/sddmm/sddmm_hopper.cuh"
+
+#include "cuda/runtime.cuh"
+#include "cuda/sddmm/sddmm_wgmma_square_kernel.cuh"
+
+namespace sddmm::cuda {
+namespace {
+
+// Calls fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, K>{}) for the K it has a kernel for.
+template <typename V, typename Fn>
+bool with_wgmma_square_config(int64_t k, Fn&& fn) {
+  switch (k) {
+    case 128: fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, 128>{}); return true;
+    case 256: fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, 256>{}); return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+template <typename V, typename I>
+bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, int64_t k, cudaStream_t stream) {
+  return with_wgmma_square_config<V>(k, [&](auto config) {
+    using Config = decltype(config);
+    const int64_t row_squares = (args.strips + Config::kSquareStrips - 1) / Config::kSquareStrips;
+    const int64_t col_squares = (args.chunks + Config::kSquareChunks - 1) / Config::kSquareChunks;
+    const int64_t blocks = row_squares * col_squares;
+    if (blocks >= (int64_t{1} << 31)) {
+      fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: too many blocks for one launch of sddmm_wgmma_square_kernel");
+    }
+    sddmm_wgmma_square_kernel<Config, I>
+        <<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args);
+    check_launch("sddmm_wgmma_square_kernel");
+  });
+}
+
+template <typename V, typename I>
+void prepare_wgmma_squares() {
+  for (const int64_t k : {128, 256}) {
+    with_wgmma_square_config<V>(k, [](auto config) {
+      using Config = decltype(config);
+      check(cudaFuncSetAttribute(sddmm_wgmma_square_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(Config::kSharedBytes)),
+            "cudaFuncSetAttribute (sddmm_wgmma_square_kernel)");
+    });
+  }
+}
+
+#define SDDMM_INSTANTIATE_HOPPER(V, I)                                                                             \
+  template bool launch_wgmma_squares<V, I>(const SddmmTensorArgs<Precision<V, V, V>, I>&, int64_t, cudaStream_t); \
+  template void prepare_wgmma_squares<V, I>();
+SDDMM_INSTANTIATE_HOPPER(__half, int32_t)
+SDDMM_INSTANTIATE_HOPPER(__half, int64_t)
+SDDMM_INSTANTIATE_HOPPER(__nv_bfloat16, int32_t)
+SDDMM_INSTANTIATE_HOPPER(__nv_bfloat16, int64_t)
+#undef SDDMM_INSTANTIATE_HOPPER
+
+}  // namespace sddmm::cuda

@@ -1,0 +1,32 @@
+// The SDDMM kernels that only Hopper runs (wgmma: sm_90a), in a translation unit of their own built
+// for compute_90a alone (src/CMakeLists.txt), so that the rest of the library keeps its portable
+// architecture list. SDDMM_HOPPER_KERNELS is 1 in builds that hold it.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/precision.cuh"
+#include "cuda/sddmm/sddmm_config.cuh"
+
+#ifndef SDDMM_HOPPER_KERNELS
+#define SDDMM_HOPPER_KERNELS 0
+#endif
+
+namespace sddmm::cuda {
+
+constexpr bool kHaveHopperKernels = SDDMM_HOPPER_KERNELS != 0;
+
+// Launches the wgmma square kernel (sddmm_wgmma_square_kernel.cuh) over every square of the
+// plan's cells for features, values and output of 16-bit type V at this K; false where it has no
+// kernel for K (or the build none at all). The caller checked that the device is sm_90.
+template <typename V, typename I>
+bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, int64_t k, cudaStream_t stream);
+
+// Whether the wgmma square kernel takes K (the choice in sddmm.cu asks before it launches).
+inline bool wgmma_squares_take(int64_t k) { return kHaveHopperKernels && (k == 128 || k == 256); }
+
+// Allows its kernels their shared memory on the current device (plan creation).
+template <typename V, typename I>
+void prepare_wgmma_squares();
+
+}  // namespace sddmm::cuda
