@@ -243,7 +243,10 @@ constexpr double kTensorSquareMinCover = 0.9;
 // with SDDMM_TC_WGMMA (0: never). Measured (H200, 2026-11-26, float16, 0 against 1 in one build,
 // two rounds, us): uniform 8000^2 K = 256 2.56M 156.3 / 157.1 -> 110.6 / 111.0, 3.2M 151.8 / 152.3
 // -> 107.4 / 107.7, 6.4M 175.8 / 176.1 -> 128.0 / 127.8; K = 128 2.56M 103.6 -> 88.0, 3.2M 104.4 ->
-// 87.3, 6.4M 127.6 -> 109.7. Outputs bit for bit the mma.sync kernels' (tests/cuda/tensor_core_test.cpp).
+// 87.3, 6.4M 127.6 -> 109.7. On the units both kernels take, the outputs are the mma.sync kernels'
+// bit for bit (tests/cuda/tensor_core_test.cpp: 0 of 108,044 differed on the H200 before the fill
+// rule below; with it the wgmma plan also lists a few units of the test's sparse strip that the
+// mma.sync plan leaves to the CUDA cores, and 1-4 float16 outputs differ, H100).
 constexpr bool kTensorWgmmaSquares = true;
 
 // ... and such plans list their units from this fill (SDDMM_TC_WGMMA_MIN_DENSITY) instead of

@@ -317,6 +317,10 @@ struct SddmmWgmmaSquareConfig {
   using Feature = typename P::Feature;
   using Unit = SddmmTensorConfig<P, kKValue, TensorArithmetic::kHalf>;  // its result pitch and epilogue
   static constexpr int kK = kKValue;
+  // 8 strips: 4 (a block of one warpgroup, 64 x 128, 3 blocks per multiprocessor) was 2-3 % faster
+  // at K = 128 and 15-18 % slower at K = 256 (H100, 2026-11-26, float16, uniform 8000^2 1.92M-6.4M,
+  // us: K = 128 3.2M 82.3 -> 80.7, 6.4M 108.6 -> 105.7; K = 256 3.2M 102.9 -> 120.4, 6.4M 127.7 ->
+  // 148.4): each X1 row staged serves half the columns.
   static constexpr int kSquareStrips = 8;
   static constexpr int kSquareChunks = 2;
   static constexpr int kSquareRows = kSquareStrips * kUnitRows;  // 128
@@ -327,8 +331,8 @@ struct SddmmWgmmaSquareConfig {
   static constexpr int kSliceElements = kSwizzleLineBytes / static_cast<int>(sizeof(Feature));  // 64
   static constexpr int kSlices = kK / kSliceElements;
   static constexpr int kStepsPerSlice = kSliceElements / 16;  // wgmma k16 steps
-  static constexpr int kOperandBytes = kSquareRows * kSwizzleLineBytes;  // one slice of X1 rows or X2 columns
-  static constexpr size_t kStageBytes = size_t{2} * kOperandBytes;      // X1's, then X2's: 32 KB
+  static constexpr int kOperandBytes = kSquareRows * kSwizzleLineBytes;  // one slice of X1 rows; X2's after
+  static constexpr size_t kStageBytes = size_t{kSquareRows + kSquareCols} * kSwizzleLineBytes;  // 32 KB
   // 3 stages (96 KB, 2 blocks per multiprocessor) where K has more than 2 slices.
   static constexpr int kStages = kSlices < 3 ? kSlices : 3;
   static constexpr size_t kStagingBytes = size_t{kStages} * kStageBytes;
