@@ -477,20 +477,20 @@ bool wgmma_device() {
 // least 2.5 % dense list their units from 1 % fill, index their cells, and take the squares at K =
 // 128 and 256 whatever the units' mean fill: uniform 256 x 1024 at 3 %, whose units the mma.sync
 // rule leaves to the CUDA cores (check_tensor_core_choice), runs on tensor cores there; at 2 % (and
-// at K = 32, and on other devices at 3 %) the CUDA cores take every entry, the same bits as a plan
-// that lists no unit.
+// at K = 32 and 64, and on other devices at 3 %) the CUDA cores take every entry, the same bits as
+// a plan that lists no unit.
 template <typename H>
 void check_wgmma_choice() {
   if (sddmm::test::cuda_device_count() == 0) return;
   const bool wgmma = wgmma_device();
   for (const double density : {0.03, 0.02}) {
     const Pattern p = make_uniform_pattern(256, 1024, density, 2035);
-    for (const int64_t k : {32, 128, 256}) {
+    for (const int64_t k : {32, 64, 128, 256}) {
       CAPTURE(density);
       CAPTURE(k);
       const Outcome chosen = check_sddmm<H>(p, k, true, nullptr);
       const Outcome cuda_cores = check_sddmm<H>(p, k, true, "2");
-      CHECK((chosen.out != cuda_cores.out) == (wgmma && density >= 0.025 && k != 32));
+      CHECK((chosen.out != cuda_cores.out) == (wgmma && density >= 0.025 && k >= 128));
     }
   }
 }
