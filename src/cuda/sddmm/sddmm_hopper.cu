@@ -7,7 +7,8 @@
 namespace sddmm::cuda {
 namespace {
 
-// Calls fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, K>{}) for the K it has a kernel for.
+// Calls fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, K>{}) for the K it has a kernel for
+// (kWgmmaSquareKs).
 template <typename V, typename Fn>
 bool with_wgmma_square_config(int64_t k, Fn&& fn) {
   switch (k) {
@@ -37,7 +38,7 @@ bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, in
 
 template <typename V, typename I>
 void prepare_wgmma_squares() {
-  for (const int64_t k : {128, 256}) {
+  for (const int64_t k : kWgmmaSquareKs) {
     with_wgmma_square_config<V>(k, [](auto config) {
       using Config = decltype(config);
       check(cudaFuncSetAttribute(sddmm_wgmma_square_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,

@@ -22,8 +22,14 @@ constexpr bool kHaveHopperKernels = SDDMM_HOPPER_KERNELS != 0;
 template <typename V, typename I>
 bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, int64_t k, cudaStream_t stream);
 
-// Whether the wgmma square kernel takes K (the choice in sddmm.cu asks before it launches).
-inline bool wgmma_squares_take(int64_t k) { return kHaveHopperKernels && (k == 128 || k == 256); }
+// The K the wgmma square kernel has (K = 64 was measured and lost: bench/RESULTS.md), and whether it
+// takes a call's K (the choice in sddmm.cu asks before it launches).
+constexpr int64_t kWgmmaSquareKs[] = {128, 256};
+constexpr bool wgmma_squares_take(int64_t k) {
+  bool listed = false;
+  for (const int64_t listed_k : kWgmmaSquareKs) listed = listed || k == listed_k;
+  return kHaveHopperKernels && listed;
+}
 
 // Allows its kernels their shared memory on the current device (plan creation).
 template <typename V, typename I>
