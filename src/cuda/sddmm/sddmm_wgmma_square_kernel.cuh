@@ -7,7 +7,8 @@
 // columns, four wgmma.m64n128k16 per slice. Each warp then holds its strip's two units in the unit
 // kernel's accumulator layout and writes their entries out (write_square_entries): the cells' runs
 // of the unit-ordered arrays, empty where the plan left the unit to the CUDA cores (computed,
-// dropped) or past the matrix (zeros staged). A square without an entry returns at once.
+// dropped) or past the matrix (zeros staged). A square without an entry returns once its first
+// copies have landed.
 #pragma once
 
 #include <cstdint>
