@@ -39,7 +39,8 @@ struct Record {
   // SDDMM: the share of stored entries the tensor-core kernel takes at this K with these
   // contiguous, aligned operands (src/core/plan_stats.hpp). Null for SpMM.
   double tensor_core_share = NAN;
-  std::string tensor_core_kernel;  // SDDMM with a share: "units", "squares" or "wgmma-squares" (src/core/plan_stats.hpp)
+  // SDDMM with a share: "units", "squares" or "wgmma-squares" (src/core/plan_stats.hpp)
+  std::string tensor_core_kernel;
   double bytes = 0;  // credited bytes (bytes_model.hpp), with the precision's element sizes
   double ours_gbs = NAN;
   double ours_pct_bw = NAN;      // of the measured copy bandwidth

@@ -530,10 +530,10 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the square kernel where the dense units cover the matrix") {
     check_tensor_squares<Bf16>();
   }
-  TEST_CASE("gpu: tensor-core SDDMM, float16: the wgmma square kernel (sm_90) where the dense units cover the matrix") {
+  TEST_CASE("gpu: tensor-core SDDMM, float16: the wgmma square kernel (sm_90) where dense units cover the matrix") {
     check_wgmma_squares<Fp16>();
   }
-  TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the wgmma square kernel (sm_90) where the dense units cover the matrix") {
+  TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the wgmma square kernel (sm_90) where dense units cover the matrix") {
     check_wgmma_squares<Bf16>();
   }
   TEST_CASE("gpu: tensor-core SDDMM, float16: the wgmma squares' fill rule (sm_90)") { check_wgmma_choice<Fp16>(); }

@@ -267,7 +267,8 @@ double unit_min_density(const DevicePattern<T, I>& p) {
     return tensor_core_min_density_float32();
   } else {
     const double general = tensor_core_min_density();
-    const double matrix_density = static_cast<double>(p.nnz) / (static_cast<double>(p.rows) * static_cast<double>(p.cols));
+    const double cells = static_cast<double>(p.rows) * static_cast<double>(p.cols);
+    const double matrix_density = static_cast<double>(p.nnz) / cells;
     const bool squares_pay = p.wgmma_squares && matrix_density >= kTensorWgmmaMinMatrixDensity && general <= 1.0;
     return squares_pay ? std::min(general, tensor_wgmma_min_density()) : general;
   }

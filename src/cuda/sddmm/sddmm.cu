@@ -318,7 +318,9 @@ void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x
   bool launched = false;
   if constexpr (std::is_same_v<P, Precision<V, V, V>>) {
     if constexpr (sizeof(V) == 2 && kHaveHopperKernels) {
-      if (wgmma_squares_run(a, x1.cols)) launched = launch_wgmma_squares<V, I>(tensor_args<P, I>(a, x1, x2, out), x1.cols, stream);
+      if (wgmma_squares_run(a, x1.cols)) {
+        launched = launch_wgmma_squares<V, I>(tensor_args<P, I>(a, x1, x2, out), x1.cols, stream);
+      }
     }
     if (!launched && !a.tiles.cell_entries.empty()) {  // the plan indexed its cells: the square kernel where K has one
       launched = with_tensor_square_config<V>(x1.cols, [&](auto config) {

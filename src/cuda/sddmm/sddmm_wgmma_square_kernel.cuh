@@ -59,7 +59,8 @@ struct EntryBatch {
     }
   }
 
-  __device__ __forceinline__ void store(const float* results, const SddmmTensorArgs<typename Config::Types, I>& a) const {
+  __device__ __forceinline__ void store(const float* results,
+                                        const SddmmTensorArgs<typename Config::Types, I>& a) const {
     using O = typename Config::Types::Output;
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) {
