@@ -240,20 +240,19 @@ bool lists_tensor_core_units(bool allow_tf32) {
   return true;
 }
 
-// mma.sync with float16/bfloat16/TF32 inputs and float32 sums needs compute capability 8.0.
-bool has_tensor_cores(int device) {
-  int major = 0;
-  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
-  return major >= 8;
-}
-
-// wgmma (the Hopper kernels, built for sm_90a) runs on compute capability 9.0 exactly.
-bool is_sm90(int device) {
+// The device's compute capability as 10 x major + minor (90: Hopper).
+int compute_capability(int device) {
   int major = 0, minor = 0;
   check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
   check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
-  return major == 9 && minor == 0;
+  return 10 * major + minor;
 }
+
+// mma.sync with float16/bfloat16/TF32 inputs and float32 sums needs compute capability 8.0.
+bool has_tensor_cores(int device) { return compute_capability(device) >= 80; }
+
+// wgmma (the Hopper kernels, built for sm_90a) runs on compute capability 9.0 exactly.
+bool is_sm90(int device) { return compute_capability(device) == 90; }
 
 // The dense units of a plan that lists them (float16/bfloat16/float32 values, sm_80+). They are an
 // optimisation: when their arrays find no memory, the plan goes without and every entry stays on

@@ -242,10 +242,8 @@ void launch_tensor(const DevicePattern<typename Config::Types::Value, I>& a, con
 template <typename Config, typename I>
 void launch_tensor_squares(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1,
                            const DenseView& x2, void* out, cudaStream_t stream) {
-  const int64_t row_squares = (a.tiles.strips + Config::kSquareStrips - 1) / Config::kSquareStrips;
-  const int64_t col_squares = (a.tiles.chunks + Config::kSquareChunks - 1) / Config::kSquareChunks;
-  launch_tensor_kernel<sddmm_tensor_square_kernel<Config, I>, Config, I>(a, x1, x2, out, row_squares * col_squares,
-                                                                         "sddmm_tensor_square_kernel", stream);
+  launch_tensor_kernel<sddmm_tensor_square_kernel<Config, I>, Config, I>(
+      a, x1, x2, out, square_blocks<Config>(a.tiles.strips, a.tiles.chunks), "sddmm_tensor_square_kernel", stream);
 }
 
 // Calls fn(SddmmTensorSquareConfig<Precision<V, V, V>, 256>{}) at K = 256; false when there is no
@@ -305,10 +303,11 @@ void for_each_tensor_precision(Fn&& fn) {
 }
 
 // Whether a call of the plan's own 16-bit precision at this K, on its indexed cells, takes the wgmma
-// square kernel (sddmm_hopper.cuh): built, on an sm_90 device, allowed (tuning.hpp), and K one it has.
+// square kernel (sddmm_hopper.cuh): built, on an sm_90 device, allowed (tuning.hpp; only 16-bit
+// plans set wgmma_squares), and K one it has.
 template <typename V, typename I>
 bool wgmma_squares_run(const DevicePattern<V, I>& a, int64_t k) {
-  return sizeof(V) == 2 && a.wgmma_squares && !a.tiles.cell_entries.empty() && wgmma_squares_take(k);
+  return a.wgmma_squares && !a.tiles.cell_entries.empty() && wgmma_squares_take(k);
 }
 
 template <typename P, typename I>

@@ -352,6 +352,16 @@ struct SddmmWgmmaSquareConfig {
   static_assert(kOperandBytes % kSwizzleAtomBytes == 0, "operands start on swizzle atoms");
 };
 
+// Blocks of a square kernel (SddmmTensorSquareConfig, SddmmWgmmaSquareConfig): one per square of
+// Config::kSquareStrips strips x kSquareChunks chunks, the last ones partial; block b is square
+// (b / column squares, b % column squares).
+template <typename Config>
+inline int64_t square_blocks(int64_t strips, int64_t chunks) {
+  const int64_t row_squares = (strips + Config::kSquareStrips - 1) / Config::kSquareStrips;
+  const int64_t col_squares = (chunks + Config::kSquareChunks - 1) / Config::kSquareChunks;
+  return row_squares * col_squares;
+}
+
 // One launch over the plan's work items (cuda/tiles.cuh): block b computes item b.
 template <typename P, typename I>
 struct SddmmTensorArgs {

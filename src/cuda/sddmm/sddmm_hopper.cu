@@ -24,9 +24,7 @@ template <typename V, typename I>
 bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, int64_t k, cudaStream_t stream) {
   return with_wgmma_square_config<V>(k, [&](auto config) {
     using Config = decltype(config);
-    const int64_t row_squares = (args.strips + Config::kSquareStrips - 1) / Config::kSquareStrips;
-    const int64_t col_squares = (args.chunks + Config::kSquareChunks - 1) / Config::kSquareChunks;
-    const int64_t blocks = row_squares * col_squares;
+    const int64_t blocks = square_blocks<Config>(args.strips, args.chunks);
     if (blocks >= (int64_t{1} << 31)) {
       fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: too many blocks for one launch of sddmm_wgmma_square_kernel");
     }
