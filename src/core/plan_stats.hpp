@@ -21,4 +21,9 @@ int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t fe
 // where none go to tensor cores.
 const char* tensor_core_kernel(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features);
 
+// Entries that an SpMM (y = A x, not transposed) with N columns and features of this dtype sends to
+// the tensor-core kernel (src/cuda/spmm/spmm_tensor_kernel.cuh), given row-major, 16-byte aligned
+// operands (choose_spmm_kernel in src/cuda/spmm/spmm.cu); 0 where it takes none.
+int64_t spmm_tensor_core_entries(const sddmm_matrix_s* a, int64_t n, sddmm_dtype_t features);
+
 }  // namespace sddmm

@@ -38,6 +38,12 @@ struct TensorTiles {
   // cell x's entries are [cell_entries[x], cell_entries[x + 1]). Only where the dense units cover at
   // least min_cover of the matrix's units: the square kernel's (sddmm_tensor_square_kernel.cuh).
   DeviceSpan<int64_t> cell_entries;
+  // SpMM's order of the same units (spmm_tensor_kernel.cuh), in an allocation of its own, made only
+  // where SpMM takes them (build_strip_order): strip by strip, chunks ascending.
+  DeviceArray<unsigned char> strip_storage;
+  DeviceSpan<int64_t> strip_units;       // (units) the units in (strip, chunk) order, as indices of unit_key
+  DeviceSpan<int64_t> strip_unit_begin;  // (strips + 1) strip s's units: strip_units[begin[s], begin[s + 1])
+  DeviceSpan<int64_t> strip_rest_begin;  // (strips + 1) strip s's other entries: cuda_core_entries[begin[s], begin[s + 1])
   int64_t strips = 0;                  // ceil(rows / 16)
   int64_t chunks = 0;                  // ceil(cols / 64)
   int64_t entries = 0;                 // entries in dense units
@@ -63,6 +69,16 @@ TensorTiles<V, I> build_tensor_tiles(int64_t rows, int64_t cols, int64_t nnz, co
                                      double min_cover, void* scratch, size_t scratch_bytes, cudaStream_t stream);
 template <typename V, typename I>
 size_t tensor_tile_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
+
+// Lists the dense units strip by strip for SpMM (strip_units, strip_unit_begin) and where each
+// strip's other entries start among cuda_core_entries (strip_rest_begin, from the plan's CSR
+// offsets): a radix sort of the units by (strip, chunk), temporaries carved from `scratch`. False,
+// and nothing listed, when they do not fit there or when a unit holds two entries of one cell
+// (duplicate COO entries: found on the device, read back, synchronising `stream`). Queued on
+// `stream` after the listing, whose scratch it reuses; the plan synchronises once at its end.
+template <typename V, typename I>
+bool build_strip_order(TensorTiles<V, I>& t, const int64_t* row_offsets, int64_t rows, void* scratch,
+                       size_t scratch_bytes, cudaStream_t stream);
 
 // Whether a plan's float32 units run in the TF32 split (three mma per step, float32 accuracy:
 // sddmm_config.cuh): float32 values without SDDMM_CREATE_ALLOW_TF32.

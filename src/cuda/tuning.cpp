@@ -84,6 +84,8 @@ double tensor_core_min_density_float32() {
 
 double tensor_core_min_share() { return env_fraction("SDDMM_TC_MIN_SHARE", kTensorCoreMinShare); }
 
+double spmm_tensor_min_fill() { return env_fraction("SDDMM_SPMM_TC_MIN_FILL", kSpmmTensorMinFill); }
+
 double tensor_square_min_cover() { return env_fraction("SDDMM_TC_SQUARE_COVER", kTensorSquareMinCover); }
 
 bool tensor_wgmma_squares() {

@@ -262,6 +262,23 @@ constexpr bool kTensorWgmmaSquares = true;
 constexpr double kTensorWgmmaMinDensity = 0.01;
 constexpr double kTensorWgmmaMinMatrixDensity = 0.025;
 
+// SpMM, 16-bit plans: where the dense units (listed for SDDMM by the thresholds above) fill at
+// least this share of their cells on average, the plan also lists them strip by strip and SpMM
+// takes the tensor-core kernel (spmm_tensor_kernel.cuh: each unit one 16 x 64 by 64 x N product,
+// its 64 rows of X staged whatever the unit's fill, where the CUDA cores gather one row of X per
+// entry, many of them from L1 where neighbouring rows share columns). Overridable with
+// SDDMM_SPMM_TC_MIN_FILL (above 1: never). Measured (H200, 2026-11-26, float16, the kernel forced
+// on with 0 against off with 2 in one build, ms at N = 32 / 128 / 256; `sddmm-bench --suite fill`,
+// block-diagonal 262144 with 64 x 64 blocks filled at random): 100 % 0.187 / 0.493 / 0.913 ->
+// 0.068 / 0.240 / 0.451; 50 % 0.073 / 0.232 / 0.445 -> 0.051 / 0.178 / 0.336; 25 % 0.047 / 0.136 /
+// 0.239 -> 0.041 / 0.144 / 0.272; 12.5 % 0.036 / 0.091 / 0.148 -> 0.037 / 0.128 / 0.242; 6.25 %
+// loses 1.2-2.1x; banded-1000000-w5 (units about 11 % full) 0.110 / 0.364 / 0.691 -> 0.177 /
+// 0.599 / 1.166; in the call before (same kernel), SBM (units about 5 % full) 0.109 / 0.311 / 0.680
+// -> 0.343 / 1.124 / 2.117 and uniform-8000-3.2M (5 %) 0.039 / 0.096 / 0.179 -> 0.224 / 0.258 /
+// 0.479. The cut between 25 % (lost at N = 128 and 256) and 50 % (won at every N) is not measured
+// further.
+constexpr double kSpmmTensorMinFill = 0.375;
+
 // Plan creation counts the entries in dense units first (a counter per unit: preprocess/census.cu)
 // where the units' counters fit in the plan's CSC row array (units <= about nnz), and skips the
 // tensor-core listing when that count says it would keep no unit. Overridable with
@@ -281,6 +298,7 @@ int64_t spmm_heavy_row_entries_few();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES_FEW
 int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
+double spmm_tensor_min_fill();  // SDDMM_SPMM_TC_MIN_FILL
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
 int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS
 bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL

@@ -288,6 +288,20 @@ void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned ch
   } catch (const Error& e) {
     if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
     p.tiles = TensorTiles<T, I>();
+    return;
+  }
+  // 16-bit plans whose units are full enough for SpMM's tensor-core kernel list them strip by strip
+  // too (tuning.hpp); without the memory for it SpMM stays on the CUDA cores.
+  if constexpr (sizeof(T) == 2) {
+    if (p.tiles.empty() || p.tiles.density() < spmm_tensor_min_fill()) return;
+    try {
+      (void)build_strip_order(p.tiles, p.row_offsets.get(), p.rows, scratch.get(), static_cast<size_t>(scratch.size()),
+                              stream);
+    } catch (const Error& e) {
+      if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
+      p.tiles.strip_storage = DeviceArray<unsigned char>();
+      p.tiles.strip_units = p.tiles.strip_unit_begin = p.tiles.strip_rest_begin = DeviceSpan<int64_t>();
+    }
   }
 }
 

@@ -4,12 +4,13 @@
 
 #include "cuda/occupancy.cuh"
 #include "cuda/spmm/spmm_kernel.cuh"
+#include "cuda/spmm/spmm_tensor_kernel.cuh"
 #include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
 
-enum class SpmmKernel { kVector16, kVector16WholeWarp, kVector16WholeWarpShared, kStrided };
+enum class SpmmKernel { kVector16, kVector16WholeWarp, kVector16WholeWarpShared, kStrided, kTensorUnits };
 
 struct SpmmChoice {
   SpmmKernel kernel;
@@ -17,7 +18,18 @@ struct SpmmChoice {
   int slices;  // lane groups per light row
 };
 
+// Whether the tensor-core kernel (spmm_tensor_kernel.cuh) is built for precision P: 16-bit
+// features, values and output alike.
+template <typename P>
+constexpr bool has_tensor_spmm() {
+  using F = typename P::Feature;
+  return sizeof(F) == 2 && std::is_same_v<F, typename P::Value> && std::is_same_v<F, typename P::Output>;
+}
+
 // The one place that picks an SpMM kernel for a call.
+//  - kTensorUnits where the plan lists its dense units strip by strip (16-bit plans whose units are
+//    full enough: tuning.hpp, kSpmmTensorMinFill; never transposed), the call is 16-bit throughout,
+//    X and Y are row-major with 16-byte aligned rows, and N is a multiple of a warp's 32 columns.
 //  - kVector16 when rows of X and Y are contiguous (both row-major), 16-byte aligned, and N a
 //    multiple of the vector width; kStrided otherwise (column-major operands, odd N, offsets).
 //    kVector16WholeWarp instead for float32 features where the group is a whole warp (more than
@@ -42,7 +54,8 @@ struct SpmmChoice {
 //    0.178 ms, R-MAT N = 128 2.03 vs 1.60 ms): the row's indices are read once per tile.
 template <typename P>
 SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows,
-                              int64_t entries_per_slice, int64_t resident_threads, bool shared_indices) {
+                              int64_t entries_per_slice, int64_t resident_threads, bool shared_indices,
+                              bool tensor_units) {
   using F = typename P::Feature;
   using O = typename P::Output;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -51,6 +64,9 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const bool aligned = is_aligned(x.data, 16) && is_aligned(y.data, 16) && (x.ld * int64_t{sizeof(F)}) % 16 == 0 &&
                        (y.ld * int64_t{sizeof(O)}) % 16 == 0;
   const bool vector = contiguous && aligned && n % kVec == 0;
+  if (has_tensor_spmm<P>() && tensor_units && vector && n % kSpmmTensorWarpCols == 0) {
+    return {SpmmKernel::kTensorUnits, 32, 1};
+  }
   const int64_t steps = vector ? n / kVec : n;
   const int group = lanes_covering(steps);
   const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
@@ -101,6 +117,41 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   check_launch("spmm_kernel");
 }
 
+// One launch of the tensor-core kernel: a warp per strip and 32 columns of Y.
+template <typename P, typename I>
+void launch_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x, const DenseView& y,
+                   cudaStream_t stream) {
+  using Config = SpmmTensorConfig<P>;
+  using F = typename P::Feature;
+  const TensorTiles<F, I>& t = a.tiles;
+  SpmmTensorArgs<P, I> args;
+  args.rows = a.rows;
+  args.n = y.cols;
+  args.strips = t.strips;
+  args.strip_unit_begin = t.strip_unit_begin.get();
+  args.strip_units = t.strip_units.get();
+  args.unit_key = t.unit_key.get();
+  args.unit_entries = t.unit_entries.get();
+  args.local = t.local.get();
+  args.unit_value = t.value.get();
+  args.strip_rest_begin = t.strip_rest_begin.get();
+  args.rest = t.cuda_core_entries.get();
+  args.entry_row = a.entry_row.get();
+  args.entry_col = a.entry_col.get();
+  args.entry_value = a.entry_value.get();
+  args.x = static_cast<const F*>(x.data);
+  args.x_ld = x.row_stride();
+  args.x_rows = x.rows;
+  args.y = static_cast<F*>(y.data);
+  args.y_ld = y.row_stride();
+  const int64_t warps = t.strips * (args.n / Config::kWarpCols);
+  const int64_t blocks = (warps + Config::kWarps - 1) / Config::kWarps;
+  if (blocks == 0) return;
+  if (blocks > (int64_t{1} << 31) - 1) fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many strips x column tiles for one launch");
+  spmm_tensor_kernel<Config, I><<<static_cast<unsigned>(blocks), Config::kThreads, 0, stream>>>(args);
+  check_launch("spmm_tensor_kernel");
+}
+
 template <typename P, typename I>
 void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x, const DenseView& y, bool transpose,
                cudaStream_t stream) {
@@ -118,7 +169,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   const OuterSplit<I>& split = transpose ? a.col_split : a.row_split;
   const SpmmChoice choice =
       choose_spmm_kernel<P>(x, y, split.light_entries, split.light().size(), a.entries_per_slice,
-                            int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock, a.spmm_shared_indices);
+                            int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock, a.spmm_shared_indices,
+                            !transpose && !a.tiles.strip_units.empty());
   args.group = choice.group;
   args.slices = choice.slices;
   switch (choice.kernel) {
@@ -136,6 +188,12 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
       }
       break;
     case SpmmKernel::kStrided: launch<SpmmConfig<P, 0>, I>(args, split, stream); return;
+    case SpmmKernel::kTensorUnits:
+      if constexpr (has_tensor_spmm<P>()) {
+        launch_tensor<P, I>(a, x, y, stream);
+        return;
+      }
+      break;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SpMM kernel for this call");
 }
@@ -149,8 +207,16 @@ void run_spmm(const DevicePattern<V, I>& a, const DenseView& x, const DenseView&
   });
 }
 
-#define SDDMM_INSTANTIATE_RUN_SPMM(V, I) \
-  template void run_spmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, bool, cudaStream_t);
+template <typename V, typename I>
+int64_t spmm_tensor_core_entries(const DevicePattern<V, I>& a, int64_t n, sddmm_dtype_t features) {
+  const bool taken = sizeof(V) == 2 && features == dtype_of<V>() && !a.tiles.strip_units.empty() &&
+                     n % kSpmmTensorWarpCols == 0;
+  return taken ? a.tiles.entries : 0;
+}
+
+#define SDDMM_INSTANTIATE_RUN_SPMM(V, I)                                                                           \
+  template void run_spmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, bool, cudaStream_t); \
+  template int64_t spmm_tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);
 SDDMM_INSTANTIATE_RUN_SPMM(float, int32_t)
 SDDMM_INSTANTIATE_RUN_SPMM(float, int64_t)
 SDDMM_INSTANTIATE_RUN_SPMM(double, int32_t)

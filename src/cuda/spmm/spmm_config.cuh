@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace sddmm::cuda {
 
@@ -68,6 +69,63 @@ struct SpmmArgs {
   int slices = 1;            // lane groups per light row: 1, or 32 / group (a warp per row)
   int heavy_tiles = 1;       // column tiles per heavy row
   int64_t heavy_blocks = 0;  // heavy_count * heavy_tiles: the launch's first blocks
+};
+
+// The tensor-core SpMM kernel (spmm_tensor_kernel.cuh): 16-bit features, values and output
+// (P = Precision<F, F, F>, F float16 or bfloat16), float32 sums. A warp takes one strip of 16
+// output rows and kWarpCols columns of Y: per dense unit of its strip, the unit's entries scattered
+// into a 16 x 64 tile A and X's 64 rows of the unit's chunk (kWarpCols columns of them) staged by
+// cp.async, then 4 k-steps of mma.m16n8k16 on kTiles tiles of 8 columns; the next unit's rows are
+// copied while this one's A is built. Both tiles are kept in 16-byte pieces XOR-swizzled by row so
+// that the 8 rows an ldmatrix reads lie in distinct banks.
+constexpr int kSpmmTensorWarpCols = 32;  // columns of Y per warp: 4 mma tiles of 8 (N must be a multiple)
+
+template <typename P>
+struct SpmmTensorConfig {
+  using Types = P;
+  using Feature = typename P::Feature;
+  static_assert(sizeof(Feature) == 2 && std::is_same_v<Feature, typename P::Value> &&
+                    std::is_same_v<Feature, typename P::Output>,
+                "tensor-core SpMM: 16-bit features, values and output alike");
+  static constexpr int kWarps = 4;          // warps per block, each on its own (strip, column tile)
+  static constexpr int kThreads = 32 * kWarps;
+  static constexpr int kWarpCols = kSpmmTensorWarpCols;
+  static constexpr int kTiles = kWarpCols / 8;
+  static constexpr int kUnitK = 64;         // a unit's columns: K of its product
+  static constexpr int kXRowBytes = kWarpCols * 2;        // one staged row of X: 4 pieces of 16 bytes
+  static constexpr int kXStageBytes = kUnitK * kXRowBytes;  // 4 KB
+  static constexpr int kARowBytes = kUnitK * 2;           // one row of A: 8 pieces
+  static constexpr int kABytes = 16 * kARowBytes;         // 2 KB
+  static constexpr int kWarpBytes = 2 * kXStageBytes + kABytes;  // two stages of X and A: 10 KB
+  static constexpr int kResultPitch = kWarpCols + 1;      // floats per row of the results staged for the writes
+  static_assert(16 * kResultPitch * 4 <= kXStageBytes, "the results are staged over a stage of X");
+};
+
+// One launch: y(r, :) = sum over entries e of row r of value[e] * x(col[e], :), every row written.
+// Rows whose strip has dense units sum them first (in chunk order), then their other entries (in
+// plan order): a fixed order, deterministic.
+template <typename P, typename I>
+struct SpmmTensorArgs {
+  using F = typename P::Feature;
+  int64_t rows = 0;
+  int64_t n = 0;                              // multiple of kWarpCols
+  int64_t strips = 0;
+  const int64_t* strip_unit_begin = nullptr;  // (strips + 1) TensorTiles' strip order
+  const int64_t* strip_units = nullptr;
+  const int64_t* unit_key = nullptr;          // chunk * strips + strip
+  const int64_t* unit_entries = nullptr;      // (units + 1)
+  const uint16_t* local = nullptr;            // col % 64 * 16 + row % 16 of each unit entry
+  const F* unit_value = nullptr;              // or nullptr: ones
+  const int64_t* strip_rest_begin = nullptr;  // (strips + 1) into rest
+  const I* rest = nullptr;                    // plan positions of the entries outside dense units
+  const I* entry_row = nullptr;
+  const I* entry_col = nullptr;
+  const F* entry_value = nullptr;             // or nullptr: ones
+  const F* x = nullptr;                       // x(i, j) = x[i * x_ld + j], 16-byte aligned rows
+  int64_t x_ld = 0;
+  int64_t x_rows = 0;
+  F* y = nullptr;                             // y(r, j) = y[r * y_ld + j], 16-byte aligned rows
+  int64_t y_ld = 0;
 };
 
 }  // namespace sddmm::cuda
