@@ -65,7 +65,10 @@ std::string usage() {
   return "usage: sddmm-bench [options]\n"
          "  Times libsddmm's SDDMM and SpMM (CUDA) against cuSPARSE (fp32) on generated and Matrix Market\n"
          "  matrices, checks ours against cuSPARSE, and prints a table.\n"
-         "  --suite quick|full|none   generated matrices to run (default quick; none: only files)\n"
+         "  --suite quick|full|fill|none\n"
+         "                            generated matrices to run (default quick; none: only files; fill:\n"
+         "                            block-diagonal 262144 at 100 % down to 6.25 % fill, the tensor-core\n"
+         "                            SpMM threshold's sweep)\n"
          "  --k 32,128,256            dense widths K (SDDMM) = N (SpMM)\n"
          "  --ops sddmm,spmm          operations\n"
          "  --dtype f32,tf32,f16,bf16,f16-f32,bf16-f32\n"
@@ -95,8 +98,8 @@ bool parse_options(int argc, char** argv, Options& options) {
     if (arg == "--help" || arg == "-h") return false;
     if (arg == "--suite") {
       options.suite = value_of(i, arg);
-      if (options.suite != "quick" && options.suite != "full" && options.suite != "none") {
-        throw std::invalid_argument("--suite wants quick, full or none, got '" + options.suite + "'");
+      if (options.suite != "quick" && options.suite != "full" && options.suite != "fill" && options.suite != "none") {
+        throw std::invalid_argument("--suite wants quick, full, fill or none, got '" + options.suite + "'");
       }
     } else if (arg == "--k") {
       options.ks.clear();

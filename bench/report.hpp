@@ -36,10 +36,10 @@ struct Record {
   // "" (not asked); "ok"; "unchecked" (no cuSPARSE output to check its samples against); "skipped"
   // (output over the cap, or no memory); "error" (cuBLAS refused); "WRONG" (samples disagree: no time)
   std::string gemm_status;
-  // SDDMM: the share of stored entries the tensor-core kernel takes at this K with these
-  // contiguous, aligned operands (src/core/plan_stats.hpp). Null for SpMM.
+  // The share of stored entries the tensor-core kernel takes at this K (SDDMM) or N (SpMM) with
+  // these contiguous, aligned operands (src/core/plan_stats.hpp).
   double tensor_core_share = NAN;
-  // SDDMM with a share: "units", "squares" or "wgmma-squares" (src/core/plan_stats.hpp)
+  // With a share: SDDMM "units", "squares" or "wgmma-squares"; SpMM "spmm-units" (src/core/plan_stats.hpp)
   std::string tensor_core_kernel;
   double bytes = 0;  // credited bytes (bytes_model.hpp), with the precision's element sizes
   double ours_gbs = NAN;

@@ -2,6 +2,7 @@
 #include <optional>
 
 #include "cases.hpp"
+#include "core/plan_stats.hpp"  // libsddmm internals (static library): the tensor-core share
 #include "check.hpp"
 #include "convert.hpp"
 #include "device.hpp"
@@ -31,6 +32,12 @@ Record run_spmm_case(const HostMatrix& m, int64_t n, const Precision& precision,
   Record record = case_record(m, Op::kSpmm, n, precision);
   record.plan_ms = pattern.plans != nullptr ? pattern.plans->plan_ms() : NAN;
   record.rotation_sets = sets;
+  if (pattern.plans != nullptr && m.nnz > 0) {
+    const auto entries =
+        static_cast<double>(sddmm::spmm_tensor_core_entries(pattern.plans->handle(0), n, precision.features));
+    record.tensor_core_share = entries / static_cast<double>(m.nnz);
+    if (entries > 0) record.tensor_core_kernel = "spmm-units";
+  }
   const cudaStream_t stream = ctx.stream;
   const size_t y_count = static_cast<size_t>(m.rows * n);
   const bool f32 = precision.is_f32();

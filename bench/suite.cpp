@@ -71,6 +71,20 @@ std::vector<MatrixSpec> structured(bool full) {
   };
 }
 
+// Block-diagonal 262144 with 64 x 64 blocks 100 % down to 6.25 % full at random: the fill of the
+// dense units a tensor-core kernel takes, swept for its threshold (tuning.hpp, kSpmmTensorMinFill).
+std::vector<MatrixSpec> unit_fills() {
+  std::vector<MatrixSpec> specs;
+  const std::pair<double, const char*> fills[] = {{1.0, "100"}, {0.5, "50"}, {0.25, "25"}, {0.125, "12.5"}, {0.0625, "6.25"}};
+  for (const auto& fill : fills) {
+    const double density = fill.first;
+    const std::string percent = fill.second;
+    specs.push_back({"blockdiag-262144-b64-fill" + percent, "n=262144, 64x64 diagonal blocks " + percent + " % full",
+                     [=] { return tk::block_diagonal(262144, 64, density, kSeed); }});
+  }
+  return specs;
+}
+
 bool selected(const std::string& name, const std::vector<std::string>& only) {
   if (only.empty()) return true;
   for (const std::string& text : only) {
@@ -83,7 +97,9 @@ bool selected(const std::string& name, const std::vector<std::string>& only) {
 
 std::vector<MatrixSpec> select_matrices(const Options& options) {
   std::vector<MatrixSpec> all;
-  if (options.suite != "none") {
+  if (options.suite == "fill") {
+    for (MatrixSpec& spec : unit_fills()) all.push_back(std::move(spec));
+  } else if (options.suite != "none") {
     const bool full = options.suite == "full";
     for (MatrixSpec& spec : seed_log_shapes(full)) all.push_back(std::move(spec));
     for (MatrixSpec& spec : structured(full)) all.push_back(std::move(spec));
