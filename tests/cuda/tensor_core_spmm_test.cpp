@@ -46,9 +46,10 @@ struct Entries {
   bool csr = false;  // sddmm_create_csr (entries sorted by row first), else sddmm_create_coo
 };
 
-// 200 x 600. Rows 0-95 and 176-199 (the last strip: 8 rows) hold 40 % of their cells in columns
+// 200 x 600. Rows 0-95 and 176-199 (the last strip: 8 rows) hold 90 % of their cells in columns
 // 0-383 and 520-599 (the last chunk: 24 columns) and 0.5 % elsewhere; the other rows 0.5 %: dense
-// units, and in the same strips sparse ones whose entries the CUDA cores add. Shuffled order.
+// units (about 75 % full on average, past the default threshold, kSpmmTensorMinFill), and in the
+// same strips sparse ones whose entries the CUDA cores add. Shuffled order.
 Entries mixed_strips(uint32_t seed) {
   Entries p;
   std::mt19937 rng(seed);
@@ -56,7 +57,7 @@ Entries mixed_strips(uint32_t seed) {
   for (int32_t r = 0; r < p.rows; ++r) {
     for (int32_t c = 0; c < p.cols; ++c) {
       const bool dense = (r < 96 || r >= 176) && (c < 384 || c >= 520);
-      if (u(rng) < (dense ? 0.4 : 0.005)) p.row.push_back(r), p.col.push_back(c);
+      if (u(rng) < (dense ? 0.9 : 0.005)) p.row.push_back(r), p.col.push_back(c);
     }
   }
   std::vector<size_t> order(p.row.size());
