@@ -33,11 +33,13 @@ struct Fp16 {
   using Type = __half;
   static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_FLOAT16;
   static constexpr double kUnitRoundoff = 0x1p-11;
+  static constexpr double kSmallestSubnormal = 0x1p-24;
 };
 struct Bf16 {
   using Type = __nv_bfloat16;
   static constexpr sddmm_dtype_t kDtype = SDDMM_DTYPE_BFLOAT16;
   static constexpr double kUnitRoundoff = 0x1p-8;
+  static constexpr double kSmallestSubnormal = 0x1p-133;
 };
 
 struct Entries {
@@ -145,9 +147,9 @@ std::vector<double> check_spmm(Entries p, int64_t n, bool with_values, const cha
     for (int64_t j = 0; j < n; ++j) {
       const size_t i = static_cast<size_t>(r * n + j);
       const double g = widened(y[static_cast<size_t>(r * ldy + j)]);
-      // One rounding to the output, float32 sums over the row's terms.
-      const double bound = H::kUnitRoundoff * std::fabs(want[i]) +
-                           magnitude[i] * static_cast<double>(terms[static_cast<size_t>(r)] + 2) * 0x1p-22 + 1e-30;
+      // One rounding to the output (absolute below its normal range), float32 sums over the row's terms.
+      const double bound = H::kUnitRoundoff * std::fabs(want[i]) + H::kSmallestSubnormal / 2 +
+                           magnitude[i] * static_cast<double>(terms[static_cast<size_t>(r)] + 2) * 0x1p-22;
       got.push_back(g);
       if (!(std::fabs(g - want[i]) <= bound)) {
         if (bad < 5) MESSAGE("y(" << r << ", " << j << "): got " << g << ", want " << want[i]);
