@@ -98,6 +98,16 @@ struct SpmmTensorConfig {
   static constexpr int kABytes = 16 * kARowBytes;         // 2 KB
   static constexpr int kWarpBytes = 2 * kXStageBytes + kABytes;  // two stages of X and A: 10 KB
   static constexpr int kResultPitch = kWarpCols + 1;      // floats per row of the results staged for the writes
+  // Groups of 8 entries each lane loads (16-byte loads) before it stores any into the tile, and
+  // the blocks per multiprocessor the registers are held to (shared memory allows 5). Measured
+  // (H100, 2026-11-26, float16, `sddmm-bench --suite fill`, four builds in one call, two rounds,
+  // us at N = 32 / 128 / 256), against the first kernel's 4 entries a lane, one 2-byte load each
+  // (84 registers, 5 blocks): 1 group at 5 blocks (88 registers) full blocks 70.5 / 241 / 455 ->
+  // 62.0 / 206 / 388, half-full 52.8 / 179 / 339 -> 51.5 / 176 / 335, quarter-full 42.8 / 147 / 278
+  // -> 43.8 / 150 / 287; 2 groups at 5 blocks (96 registers, 24 bytes spilled) 1-4 % slower than 1;
+  // 2 groups at 4 blocks (102 registers) 3-20 % slower than the first kernel but on full blocks.
+  static constexpr int kTileGroups = 1;
+  static constexpr int kMinBlocks = 5;
   static_assert(16 * kResultPitch * 4 <= kXStageBytes, "the results are staged over a stage of X");
 };
 

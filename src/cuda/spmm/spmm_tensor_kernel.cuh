@@ -45,32 +45,60 @@ __device__ __forceinline__ void stage_x_rows(const SpmmTensorArgs<typename Confi
   }
 }
 
+// Eight consecutive unit entries' places or values: one 16-byte load.
+template <typename T>
+struct alignas(16) EightOf {
+  T v[8];
+};
+
 // Unit `unit`'s 16 x 64 tile of values in shared memory (zeros where it holds no entry). The plan
 // lists a unit for this kernel only if no two of its entries share a cell (build_strip_order).
+// The entries are read in groups of 8 at multiples of 8 (the arrays are 256-byte aligned), each
+// lane loading kTileGroups groups' places and values in 16-byte loads before it stores any; the
+// groups at the unit's two ends, which hold entries of other units too, are read entry by entry.
 template <typename Config, typename I>
 __device__ __forceinline__ void build_unit_tile(const SpmmTensorArgs<typename Config::Types, I>& a, int64_t unit,
                                                 unsigned char* tile, int lane) {
   using F = typename Config::Feature;
   constexpr int kPieces = Config::kARowBytes / 16;
+  constexpr int kGroups = Config::kTileGroups;
+  constexpr uint16_t kNone = 0xFFFF;  // past any place (at most 63 * 16 + 15)
 #pragma unroll
   for (int j = 0; j < Config::kABytes / 16 / 32; ++j) reinterpret_cast<uint4*>(tile)[lane + 32 * j] = uint4{0, 0, 0, 0};
   __syncwarp();
   const int64_t begin = a.unit_entries[unit], end = a.unit_entries[unit + 1];
-  constexpr int kBatch = 4;  // entries a lane loads before it stores any
-  for (int64_t first = begin; first < end; first += 32 * kBatch) {
-    uint16_t local[kBatch];
-    F value[kBatch];
+  const F one = narrow<F>(1.0f);
+  for (int64_t round = begin / 8; round < (end + 7) / 8; round += 32 * kGroups) {
+    EightOf<uint16_t> places[kGroups];
+    EightOf<F> values[kGroups];
 #pragma unroll
-    for (int u = 0; u < kBatch; ++u) {
-      const int64_t e = first + lane + 32 * u;
-      local[u] = e < end ? a.local[e] : uint16_t{0xFFFF};
-      value[u] = e < end && a.unit_value != nullptr ? a.unit_value[e] : narrow<F>(1.0f);
+    for (int u = 0; u < kGroups; ++u) {
+      const int64_t first = 8 * (round + lane + 32 * u);
+      if (first >= begin && first + 8 <= end) {
+        places[u] = *reinterpret_cast<const EightOf<uint16_t>*>(a.local + first);
+        if (a.unit_value != nullptr) values[u] = *reinterpret_cast<const EightOf<F>*>(a.unit_value + first);
+      } else {
+#pragma unroll
+        for (int i = 0; i < 8; ++i) {
+          const bool inside = first + i >= begin && first + i < end;
+          places[u].v[i] = inside ? a.local[first + i] : kNone;
+          if (a.unit_value != nullptr) values[u].v[i] = inside ? a.unit_value[first + i] : one;
+        }
+      }
+      if (a.unit_value == nullptr) {
+#pragma unroll
+        for (int i = 0; i < 8; ++i) values[u].v[i] = one;
+      }
     }
 #pragma unroll
-    for (int u = 0; u < kBatch; ++u) {
-      if (local[u] == 0xFFFF) continue;
-      const int row = local[u] % 16, col = local[u] / 16;
-      *reinterpret_cast<F*>(tile + swizzled_piece<kPieces, 0>(row, col / 8) + (col % 8) * 2) = value[u];
+    for (int u = 0; u < kGroups; ++u) {
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        const uint16_t place = places[u].v[i];
+        if (place == kNone) continue;
+        const int row = place % 16, col = place / 16;
+        *reinterpret_cast<F*>(tile + swizzled_piece<kPieces, 0>(row, col / 8) + (col % 8) * 2) = values[u].v[i];
+      }
     }
   }
 }
@@ -135,7 +163,7 @@ __device__ __forceinline__ void add_other_entries(const SpmmTensorArgs<typename 
 }
 
 template <typename Config, typename I>
-__global__ void __launch_bounds__(Config::kThreads) spmm_tensor_kernel(const SpmmTensorArgs<typename Config::Types, I> a) {
+__global__ void __launch_bounds__(Config::kThreads, Config::kMinBlocks) spmm_tensor_kernel(const SpmmTensorArgs<typename Config::Types, I> a) {
   using F = typename Config::Feature;
   __shared__ __align__(128) unsigned char shared[Config::kWarps * Config::kWarpBytes];
   const int lane = static_cast<int>(threadIdx.x % 32), warp = static_cast<int>(threadIdx.x / 32);
