@@ -58,6 +58,7 @@ struct DevicePattern {
   PanelOrder<T, I> panels;           // SDDMM panel kernel's order (cuda/panels.cuh), where it pays
   int sddmm_panels = -1;             // SDDMM_SDDMM_PANELS: 1 panels wherever they fit, 0 never, -1 by rule
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
+                                     // and, where full enough (16-bit), SpMM
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32
   bool wgmma_squares = false;        // SDDMM: indexed cells take the wgmma square kernel (sm_90; tuning.hpp)
 };

@@ -3,6 +3,7 @@
 // unit. Only stored entries are kept; no dense rows x cols array exists. Built at creation for
 // float16/bfloat16 and float32 values (the tensor-core kernel takes features of the values' type;
 // which plans: lists_tensor_core_units in preprocess/compress.cu); float64 plans never pay for it.
+// 16-bit plans whose units are full enough for SpMM also list them strip by strip (build_strip_order).
 #pragma once
 
 #include <cmath>
