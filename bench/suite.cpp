@@ -75,7 +75,8 @@ std::vector<MatrixSpec> structured(bool full) {
 // dense units a tensor-core kernel takes, swept for its threshold (tuning.hpp, kSpmmTensorMinFill).
 std::vector<MatrixSpec> unit_fills() {
   std::vector<MatrixSpec> specs;
-  const std::pair<double, const char*> fills[] = {{1.0, "100"}, {0.5, "50"}, {0.25, "25"}, {0.125, "12.5"}, {0.0625, "6.25"}};
+  const std::pair<double, const char*> fills[] = {
+      {1.0, "100"}, {0.5, "50"}, {0.25, "25"}, {0.125, "12.5"}, {0.0625, "6.25"}};
   for (const auto& fill : fills) {
     const double density = fill.first;
     const std::string percent = fill.second;

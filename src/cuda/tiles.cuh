@@ -44,7 +44,8 @@ struct TensorTiles {
   DeviceArray<unsigned char> strip_storage;
   DeviceSpan<int64_t> strip_units;       // (units) the units in (strip, chunk) order, as indices of unit_key
   DeviceSpan<int64_t> strip_unit_begin;  // (strips + 1) strip s's units: strip_units[begin[s], begin[s + 1])
-  DeviceSpan<int64_t> strip_rest_begin;  // (strips + 1) strip s's other entries: cuda_core_entries[begin[s], begin[s + 1])
+  DeviceSpan<int64_t> strip_rest_begin;  // (strips + 1) strip s's other entries:
+                                         // cuda_core_entries[begin[s], begin[s + 1])
   int64_t strips = 0;                  // ceil(rows / 16)
   int64_t chunks = 0;                  // ceil(cols / 64)
   int64_t entries = 0;                 // entries in dense units

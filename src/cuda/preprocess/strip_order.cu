@@ -53,7 +53,9 @@ __global__ void strip_begins_kernel(const int64_t* sorted_keys, int64_t units, i
 __global__ void shared_cells_kernel(const int64_t* unit_entries, int64_t units, const uint16_t* local, int* found) {
   __shared__ unsigned cells[kUnitRows * kUnitCols / 32];
   for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
-    for (int i = static_cast<int>(threadIdx.x); i < kUnitRows * kUnitCols / 32; i += static_cast<int>(blockDim.x)) cells[i] = 0;
+    for (int i = static_cast<int>(threadIdx.x); i < kUnitRows * kUnitCols / 32; i += static_cast<int>(blockDim.x)) {
+      cells[i] = 0;
+    }
     __syncthreads();
     for (int64_t e = unit_entries[u] + threadIdx.x; e < unit_entries[u + 1]; e += blockDim.x) {
       const unsigned cell = local[e], bit = 1u << (cell % 32);

@@ -147,7 +147,9 @@ void launch_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView
   const int64_t warps = t.strips * (args.n / Config::kWarpCols);
   const int64_t blocks = (warps + Config::kWarps - 1) / Config::kWarps;
   if (blocks == 0) return;
-  if (blocks > (int64_t{1} << 31) - 1) fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many strips x column tiles for one launch");
+  if (blocks > (int64_t{1} << 31) - 1) {
+    fail(SDDMM_STATUS_NOT_SUPPORTED, "SpMM: too many strips x column tiles for one launch");
+  }
   spmm_tensor_kernel<Config, I><<<static_cast<unsigned>(blocks), Config::kThreads, 0, stream>>>(args);
   check_launch("spmm_tensor_kernel");
 }

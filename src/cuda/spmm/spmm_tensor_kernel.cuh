@@ -106,7 +106,8 @@ __device__ __forceinline__ void build_unit_tile(const SpmmTensorArgs<typename Co
 // acc += A (16 x 64) * staged X (64 x kWarpCols): 4 k-steps of 16, each one ldmatrix of A and
 // kTiles / 2 transposed ones of X (two 8-column tiles each: b0, b1 of tile 2p, then of 2p + 1).
 template <typename Config>
-__device__ __forceinline__ void multiply_unit(float (&acc)[Config::kTiles][4], unsigned tile, unsigned stage, int lane) {
+__device__ __forceinline__ void multiply_unit(float (&acc)[Config::kTiles][4], unsigned tile, unsigned stage,
+                                              int lane) {
   constexpr int kAPieces = Config::kARowBytes / 16, kXPieces = Config::kXRowBytes / 16;
   const int row = lane % 16, high = lane / 16;
 #pragma unroll
@@ -163,7 +164,8 @@ __device__ __forceinline__ void add_other_entries(const SpmmTensorArgs<typename 
 }
 
 template <typename Config, typename I>
-__global__ void __launch_bounds__(Config::kThreads, Config::kMinBlocks) spmm_tensor_kernel(const SpmmTensorArgs<typename Config::Types, I> a) {
+__global__ void __launch_bounds__(Config::kThreads, Config::kMinBlocks)
+    spmm_tensor_kernel(const SpmmTensorArgs<typename Config::Types, I> a) {
   using F = typename Config::Feature;
   __shared__ __align__(128) unsigned char shared[Config::kWarps * Config::kWarpBytes];
   const int lane = static_cast<int>(threadIdx.x % 32), warp = static_cast<int>(threadIdx.x / 32);
