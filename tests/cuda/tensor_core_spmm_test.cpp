@@ -21,6 +21,7 @@
 
 #include <doctest/doctest.h>
 
+#include "differential.hpp"
 #include "memory.hpp"
 #include "scoped_env.hpp"
 
@@ -62,26 +63,14 @@ Entries mixed_strips(uint32_t seed) {
       if (u(rng) < (dense ? 0.9 : 0.005)) p.row.push_back(r), p.col.push_back(c);
     }
   }
-  std::vector<size_t> order(p.row.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::shuffle(order.begin(), order.end(), rng);
-  Entries s = p;
-  for (size_t i = 0; i < order.size(); ++i) s.row[i] = p.row[order[i]], s.col[i] = p.col[order[i]];
-  return s;
+  sddmm::test::shuffle_entries(p.row, p.col, rng);
+  return p;
 }
 
 // The row-ordered entries and their CSR offsets.
 std::vector<int32_t> sort_to_csr(Entries& p) {
-  std::vector<size_t> order(p.row.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p.row[a] < p.row[b]; });
-  Entries s = p;
-  for (size_t i = 0; i < order.size(); ++i) s.row[i] = p.row[order[i]], s.col[i] = p.col[order[i]];
-  p = s;
-  std::vector<int32_t> offsets(static_cast<size_t>(p.rows + 1), 0);
-  for (const int32_t r : p.row) ++offsets[static_cast<size_t>(r + 1)];
-  for (size_t r = 0; r < static_cast<size_t>(p.rows); ++r) offsets[r + 1] += offsets[r];
-  return offsets;
+  sddmm::test::sort_entries_by_row(p.row, p.col);
+  return sddmm::test::csr_offsets(p.row, p.rows);
 }
 
 template <typename T>

@@ -118,12 +118,8 @@ Pattern make_pattern(uint32_t seed, int64_t rows, int64_t cols, const std::funct
     }
   }
   // Shuffled caller order: outputs must come back in it (the plan sorts by row, the tiles by tile).
-  std::vector<size_t> order(p.row.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::shuffle(order.begin(), order.end(), rng);
-  Pattern s = p;
-  for (size_t i = 0; i < order.size(); ++i) s.row[i] = p.row[order[i]], s.col[i] = p.col[order[i]];
-  return s;
+  sddmm::test::shuffle_entries(p.row, p.col, rng);
+  return p;
 }
 
 Pattern make_pattern(uint32_t seed, int64_t rows = 200, double sparse_density = 0.005) {
@@ -369,10 +365,7 @@ void check_unit_census() {
   const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");  // the panel kernel would take float32's K = 256 (below)
   Pattern shuffled = make_pattern(2030);
   Pattern csr = shuffled;
-  std::vector<size_t> order(csr.row.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return shuffled.row[x] < shuffled.row[y]; });
-  for (size_t i = 0; i < order.size(); ++i) csr.row[i] = shuffled.row[order[i]], csr.col[i] = shuffled.col[order[i]];
+  sddmm::test::sort_entries_by_row(csr.row, csr.col);
   csr.csr = true;
   for (const Pattern* p : {&shuffled, &csr}) {
     CAPTURE(p->csr);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <random>
 #include <sstream>
 #include <vector>
 
@@ -35,6 +36,31 @@ testkit::CooMatrix random_coo(int64_t rows, int64_t cols, int64_t nnz, uint64_t 
     if (with_values) a.val.push_back(rng.uniform(-2.0, 2.0));
   }
   return a;
+}
+
+namespace {
+
+void reorder_entries(std::vector<int32_t>& row, std::vector<int32_t>& col, const std::vector<size_t>& order) {
+  std::vector<int32_t> r(order.size()), c(order.size());
+  for (size_t i = 0; i < order.size(); ++i) r[i] = row[order[i]], c[i] = col[order[i]];
+  row.swap(r);
+  col.swap(c);
+}
+
+}  // namespace
+
+void shuffle_entries(std::vector<int32_t>& row, std::vector<int32_t>& col, std::mt19937& rng) {
+  std::vector<size_t> order(row.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::shuffle(order.begin(), order.end(), rng);
+  reorder_entries(row, col, order);
+}
+
+void sort_entries_by_row(std::vector<int32_t>& row, std::vector<int32_t>& col) {
+  std::vector<size_t> order(row.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return row[x] < row[y]; });
+  reorder_entries(row, col, order);
 }
 
 testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a) {

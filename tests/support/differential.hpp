@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,11 @@ class Rng {
 // Small pattern builders for the cases.
 testkit::CooMatrix random_coo(int64_t rows, int64_t cols, int64_t nnz, uint64_t seed, bool with_values = true);
 testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a);  // stable
+
+// Pattern-only entries (row[i], col[i]) of the tensor-core tests, reordered in place: at random
+// (a caller order the outputs must come back in), or stably by row (CSR's order).
+void shuffle_entries(std::vector<int32_t>& row, std::vector<int32_t>& col, std::mt19937& rng);
+void sort_entries_by_row(std::vector<int32_t>& row, std::vector<int32_t>& col);
 
 // The rows + 1 CSR offsets of entries given their rows in ascending order.
 template <typename Index>

@@ -15,18 +15,22 @@ inline int significant_bits(int64_t bound) {
   return bits;
 }
 
+// The first position of sorted[0, n) (ascending) whose key is not below x; n where none is.
+template <typename K>
+__device__ int64_t first_not_below(const K* sorted, int64_t n, int64_t x) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (static_cast<int64_t>(sorted[mid]) < x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
 // offsets[k] = first position whose key is >= k (keys sorted ascending): a binary search per outer
 // index, so a long run of empty rows costs no more than any other.
 template <typename K>
 __global__ void offsets_from_sorted_kernel(const K* keys, int64_t n, int64_t outer, int64_t* offsets) {
-  SDDMM_GRID_STRIDE(k, outer + 1) {
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-      const int64_t mid = (lo + hi) / 2;
-      if (static_cast<int64_t>(keys[mid]) < k) lo = mid + 1; else hi = mid;
-    }
-    offsets[k] = lo;
-  }
+  SDDMM_GRID_STRIDE(k, outer + 1) { offsets[k] = first_not_below(keys, n, k); }
 }
 
 }  // namespace sddmm::cuda

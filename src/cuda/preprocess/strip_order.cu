@@ -24,17 +24,6 @@ __global__ void strip_keys_kernel(const int64_t* unit_key, int64_t units, int64_
   }
 }
 
-// The first position in sorted[0, n) not below x.
-template <typename T>
-__device__ int64_t lower_bound(const T* sorted, int64_t n, int64_t x) {
-  int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (static_cast<int64_t>(sorted[mid]) < x) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
-
 // For s = 0 .. strips: its first unit among the sorted keys, its first entry among the CUDA-core
 // entries (plan positions, ascending).
 template <typename I>
@@ -42,9 +31,9 @@ __global__ void strip_begins_kernel(const int64_t* sorted_keys, int64_t units, i
                                     int64_t rest_count, const int64_t* row_offsets, int64_t rows, int64_t strips,
                                     int64_t* unit_begin, int64_t* rest_begin) {
   SDDMM_GRID_STRIDE(s, strips + 1) {
-    unit_begin[s] = lower_bound(sorted_keys, units, s * chunks);
+    unit_begin[s] = first_not_below(sorted_keys, units, s * chunks);
     const int64_t row = s * kUnitRows < rows ? s * kUnitRows : rows;
-    rest_begin[s] = lower_bound(rest, rest_count, row_offsets[row]);
+    rest_begin[s] = first_not_below(rest, rest_count, row_offsets[row]);
   }
 }
 

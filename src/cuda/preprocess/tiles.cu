@@ -89,14 +89,7 @@ __global__ void fill_units_kernel(int64_t units, const int64_t* unit_source, con
 // search in the ascending keys, and its first entry).
 __global__ void index_cells_kernel(const int64_t* unit_key, const int64_t* unit_entries, int64_t units, int64_t cells,
                                    int64_t* cell_entries) {
-  SDDMM_GRID_STRIDE(x, cells + 1) {
-    int64_t lo = 0, hi = units;
-    while (lo < hi) {
-      const int64_t mid = (lo + hi) / 2;
-      if (unit_key[mid] < x) lo = mid + 1; else hi = mid;
-    }
-    cell_entries[x] = unit_entries[lo];
-  }
+  SDDMM_GRID_STRIDE(x, cells + 1) { cell_entries[x] = unit_entries[first_not_below(unit_key, units, x)]; }
 }
 
 struct OnCudaCores {
@@ -115,12 +108,7 @@ struct StartsItem {
     if (d == 0 || d == dense) return true;
     const int64_t chunk_key = key[d] / strips * strips;  // key of the chunk's first possible unit
     if (key[d - 1] < chunk_key) return true;
-    int64_t lo = 0, hi = d;
-    while (lo < hi) {
-      const int64_t mid = (lo + hi) / 2;
-      if (key[mid] < chunk_key) lo = mid + 1; else hi = mid;
-    }
-    return (d - lo) % kUnitsPerItem == 0;
+    return (d - first_not_below(key, d, chunk_key)) % kUnitsPerItem == 0;
   }
 };
 

@@ -7,22 +7,24 @@
 namespace sddmm::cuda {
 namespace {
 
-// Calls fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, K>{}) for the K it has a kernel for
-// (kWgmmaSquareKs).
-template <typename V, typename Fn>
-bool with_wgmma_square_config(int64_t k, Fn&& fn) {
-  switch (k) {
-    case 128: fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, 128>{}); return true;
-    case 256: fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, 256>{}); return true;
-    default: return false;
-  }
+// Calls fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, K>{}) where K is one of WgmmaSquareKs; false
+// where it is none.
+template <typename V, int... kKs, typename Fn>
+bool with_wgmma_square_config(std::integer_sequence<int, kKs...>, int64_t k, Fn&& fn) {
+  return ((k == kKs ? (fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, kKs>{}), true) : false) || ...);
+}
+
+// Calls fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, K>{}) for every K of WgmmaSquareKs.
+template <typename V, int... kKs, typename Fn>
+void for_each_wgmma_square_config(std::integer_sequence<int, kKs...>, Fn&& fn) {
+  (fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, kKs>{}), ...);
 }
 
 }  // namespace
 
 template <typename V, typename I>
 bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, int64_t k, cudaStream_t stream) {
-  return with_wgmma_square_config<V>(k, [&](auto config) {
+  return with_wgmma_square_config<V>(WgmmaSquareKs{}, k, [&](auto config) {
     using Config = decltype(config);
     const int64_t blocks = square_blocks<Config>(args.strips, args.chunks);
     if (blocks >= (int64_t{1} << 31)) {
@@ -36,14 +38,12 @@ bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, in
 
 template <typename V, typename I>
 void prepare_wgmma_squares() {
-  for (const int64_t k : kWgmmaSquareKs) {
-    with_wgmma_square_config<V>(k, [](auto config) {
-      using Config = decltype(config);
-      check(cudaFuncSetAttribute(sddmm_wgmma_square_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(Config::kSharedBytes)),
-            "cudaFuncSetAttribute (sddmm_wgmma_square_kernel)");
-    });
-  }
+  for_each_wgmma_square_config<V>(WgmmaSquareKs{}, [](auto config) {
+    using Config = decltype(config);
+    check(cudaFuncSetAttribute(sddmm_wgmma_square_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(Config::kSharedBytes)),
+          "cudaFuncSetAttribute (sddmm_wgmma_square_kernel)");
+  });
 }
 
 #define SDDMM_INSTANTIATE_HOPPER(V, I)                                                                             \

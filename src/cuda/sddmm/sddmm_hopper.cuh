@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 
 #include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm_config.cuh"
@@ -22,14 +23,15 @@ constexpr bool kHaveHopperKernels = SDDMM_HOPPER_KERNELS != 0;
 template <typename V, typename I>
 bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, int64_t k, cudaStream_t stream);
 
-// The K the wgmma square kernel has (K = 64 was measured and lost: bench/RESULTS.md), and whether it
-// takes a call's K (the choice in sddmm.cu asks before it launches).
-constexpr int64_t kWgmmaSquareKs[] = {128, 256};
-constexpr bool wgmma_squares_take(int64_t k) {
-  bool listed = false;
-  for (const int64_t listed_k : kWgmmaSquareKs) listed = listed || k == listed_k;
-  return kHaveHopperKernels && listed;
+// The K the wgmma square kernel has, each an instantiation (K = 64 was measured and lost:
+// bench/RESULTS.md), and whether it takes a call's K (the choice in sddmm.cu asks before it
+// launches).
+using WgmmaSquareKs = std::integer_sequence<int, 128, 256>;
+template <int... kKs>
+constexpr bool listed_k(std::integer_sequence<int, kKs...>, int64_t k) {
+  return ((k == kKs) || ...);
 }
+constexpr bool wgmma_squares_take(int64_t k) { return kHaveHopperKernels && listed_k(WgmmaSquareKs{}, k); }
 
 // Allows its kernels their shared memory on the current device (plan creation).
 template <typename V, typename I>
