@@ -81,6 +81,15 @@ __device__ __forceinline__ void load_matrices(uint32_t (&r)[4], unsigned address
 #endif
 }
 
+// 16 bytes from shared memory at a shared-memory address (shared_address): a plain ld.shared,
+// where a generic pointer into dynamic shared memory made sm_90 code rebuild the window's base
+// before each load.
+__device__ __forceinline__ float4 load_shared_16(unsigned address) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(address));
+  return v;
+}
+
 // Copies 16 bytes from global to shared memory without holding them in registers (cp.async, in
 // flight until wait_copies), or, where `copy` is false, zero-fills them (reading nothing at `global`,
 // which must still be a global address).

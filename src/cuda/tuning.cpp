@@ -64,6 +64,13 @@ int sddmm_row_shares() {
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;
 }
 
+int spmm_slabs() {
+  const int64_t v = env_count("SDDMM_SPMM_SLABS", -1);
+  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
+}
+
+double spmm_slab_min_reuse() { return env_fraction("SDDMM_SPMM_SLAB_REUSE", kSpmmSlabMinReuse); }
+
 int sddmm_panels() {
   const int64_t v = env_count("SDDMM_SDDMM_PANELS", -1);
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;

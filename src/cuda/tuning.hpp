@@ -291,6 +291,27 @@ constexpr double kSpmmTensorMinFill = 0.375;
 // within 3x (12 of 14 without).
 constexpr bool kUnitCensus = true;
 
+// SpMM, float32, X and Y row-major with rows of 128, 256, 512 or 1024 bytes (N = 32, 64, 128, 256):
+// the slab kernel (spmm/spmm_slab_kernel.cuh) where no outer index is heavy, the inner indices of
+// each ascend, and the entries are at least kSpmmSlabMinReuse times the rows of X times the
+// blocks, each of which reads all of X (one per multiprocessor). Below, the light-row kernel's
+// per-entry gathers, which hit L1 for about 60 % of their sectors (ncu, uniform-8000-6.4M N = 32),
+// cost less than every multiprocessor taking in all of X: the slabs reach the multiprocessors at
+// about 5 TB/s in all (uniform-8000-640k at N = 256: 132 x 8 MB in 0.216 ms), whether by cp.async,
+// bulk copies or bulk copies multicast to clusters of 2 blocks (X read from L2 once a cluster:
+// no faster; clusters of 4 fell back to the light-row kernel, cause not checked). Overridable with SDDMM_SPMM_SLABS (1: wherever
+// the kernel runs, 0: never) and SDDMM_SPMM_SLAB_REUSE. Measured (H100, 2026-11-26, uniform 8000^2,
+// reuse = nnz / (132 x 8000), SDDMM_SPMM_SLABS 1 against 0 in one build, two rounds, ms):
+//   640k (0.6)  N = 32 0.0351 vs 0.0186, N = 256 0.2163 vs 0.0806
+//   1.28M (1.2) N = 256 0.2231 vs 0.1414
+//   2.56M (2.4) N = 256 0.2566 vs 0.2531
+//   3.2M (3.0)  N = 32 0.0609 vs 0.0530, N = 128 0.1456 vs 0.1431, N = 256 0.2755 vs 0.3059
+//   6.4M (6.1)  N = 32 0.0913 vs 0.0936, N = 128 0.2049 vs 0.2549, N = 256 0.3746 vs 0.5648
+// and uniform 36000^2 4M (0.8) within 0.5 % (not taken). The crossing lies near 2.5 at N = 256 and
+// near 5 at N = 32 (at 4 bytes a lane, each entry's shuffles and address work weigh more); one
+// threshold between 3 and 6 keeps it simple and leaves 3.2M's 10 % at N = 256 untaken.
+constexpr double kSpmmSlabMinReuse = 4.0;
+
 // The values as plan creation reads them: the constants above, or the environment variable named
 // beside each when it holds a valid value (for the benchmark's before/after runs).
 int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
@@ -298,6 +319,8 @@ int64_t spmm_heavy_row_entries_few();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES_FEW
 int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
+int spmm_slabs();  // SDDMM_SPMM_SLABS: 1 or 0 when set so, else -1 (the rule)
+double spmm_slab_min_reuse();  // SDDMM_SPMM_SLAB_REUSE
 double spmm_tensor_min_fill();  // SDDMM_SPMM_TC_MIN_FILL
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
 int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS

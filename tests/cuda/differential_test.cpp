@@ -80,6 +80,46 @@ TEST_SUITE("gpu") {
     }
   }
 
+  TEST_CASE("gpu: the SpMM slab kernel wherever it runs (suite cases and row-sorted cases over many slabs)") {
+    // By default the slab kernel takes float32 calls only where each row of X serves many entries
+    // per block (spmm.cu); this override takes it wherever it runs: float32 throughout, row-major X
+    // and Y with rows of 128 to 1024 bytes, no heavy outer index, inner indices ascending within
+    // each outer index (every transposed call; forward calls on the row-sorted cases here). The
+    // row-sorted cases (60 entries a row, 90 a column: none heavy) have more rows of X than the
+    // buffers hold at every N, warps with a second row (6000 rows over one block a
+    // multiprocessor), empty rows, a duplicate entry, no values, and rows of X apart from each other
+    // (a leading dimension past N: a bulk copy a row on sm_90).
+    const ScopedEnv slabs("SDDMM_SPMM_SLABS", "1");
+    uint64_t seed = 7000;
+    const testkit::CooMatrix sorted = sorted_by_row(random_coo(6000, 4000, 360000, seed++), true);
+    testkit::CooMatrix gaps;  // rows 100-199 empty, one entry twice
+    gaps.rows = sorted.rows, gaps.cols = sorted.cols;
+    for (int64_t p = 0; p < sorted.nnz(); ++p) {
+      if (sorted.row[p] >= 100 && sorted.row[p] < 200) continue;
+      const int copies = p == 20000 ? 2 : 1;
+      for (int i = 0; i < copies; ++i) {
+        gaps.row.push_back(sorted.row[p]), gaps.col.push_back(sorted.col[p]), gaps.val.push_back(sorted.val[p] + i);
+      }
+    }
+    testkit::CooMatrix ones = sorted;
+    ones.val.clear();
+    for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+    for (int64_t n : {32, 64, 128, 256}) {
+      for (bool t : {false, true}) {
+        SpmmCase c{"slabs: row-sorted", sorted, n, t};
+        c.seed = seed++;
+        check_spmm(SDDMM_BACKEND_CUDA, c);
+        SpmmCase g{"slabs: empty rows and a duplicate", gaps, n, t, Precision{}, SDDMM_INDEX_INT64, true};
+        g.seed = seed++;
+        check_spmm(SDDMM_BACKEND_CUDA, g);
+        SpmmCase apart{"slabs: leading dimension N + 4", sorted, n, t};
+        apart.ld_pad = 4, apart.seed = seed++;
+        check_spmm(SDDMM_BACKEND_CUDA, apart);
+      }
+    }
+    check_spmm(SDDMM_BACKEND_CUDA, SpmmCase{"slabs: no values", ones, 32});
+  }
+
   TEST_CASE("gpu: real graphs from Matrix Market files") {
     const auto sddmm = graph_sddmm_cases();
     REQUIRE_MESSAGE(sddmm.size() == 5 * supported_precisions().size(), "expected the 5 graphs of shared/data in ", SDDMM_TEST_DATA_DIR);

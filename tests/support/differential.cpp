@@ -63,10 +63,12 @@ void sort_entries_by_row(std::vector<int32_t>& row, std::vector<int32_t>& col) {
   reorder_entries(row, col, order);
 }
 
-testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a) {
+testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a, bool columns_too) {
   std::vector<int64_t> order(static_cast<size_t>(a.nnz()));
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return a.row[x] < a.row[y]; });
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    return a.row[x] != a.row[y] ? a.row[x] < a.row[y] : columns_too && a.col[x] < a.col[y];
+  });
   testkit::CooMatrix s;
   s.rows = a.rows;
   s.cols = a.cols;

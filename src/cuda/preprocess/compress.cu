@@ -61,6 +61,15 @@ __global__ void gather_kernel(const I* perm, const In* src_index, I* dst_index, 
   }
 }
 
+// Clears *ascending where an entry's column is below the one before it in the same row, over
+// row-ordered entries (a plain store, as validation's row-order check).
+template <typename I>
+__global__ void check_columns_ascending_kernel(const I* entry_row, const I* entry_col, int64_t nnz, unsigned* ascending) {
+  SDDMM_GRID_STRIDE(p, nnz) {
+    if (p > 0 && entry_row[p] == entry_row[p - 1] && entry_col[p] < entry_col[p - 1]) *ascending = 0;
+  }
+}
+
 // Row of every entry of a CSR matrix, by binary search in the offsets.
 template <typename I>
 __global__ void rows_from_offsets_kernel(const int64_t* offsets, int64_t rows, int64_t nnz, I* entry_row) {
@@ -360,8 +369,10 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
   unsigned long long* validation_flags = nullptr;
+  unsigned* columns_ascending = nullptr;  // read with the last synchronisation, when checked
   p.storage = carve([&](Carver& c) {
     validation_flags = c.take<unsigned long long>(kValidationFlags);
+    columns_ascending = c.take<unsigned>(1);
     lay_out_plan(p, c, info.has_values, with_panels);
   });
   queue_validation(info, input, validation_flags, stream);
@@ -374,6 +385,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   }
   p.entries_per_slice = spmm_entries_per_slice();
   p.spmm_shared_indices = spmm_shared_indices();
+  p.spmm_slabs = spmm_slabs();
+  p.spmm_slab_min_reuse = spmm_slab_min_reuse();
   p.resident_blocks = resident_blocks(info.device_id);
   p.sddmm_grid_max_waves = static_cast<int>(sddmm_grid_max_waves());
   p.sddmm_wave_min_products = sddmm_wave_min_products();
@@ -412,6 +425,16 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   } else if (!in_row_order) {
     sort_rows<I>(p, input, whole, stream);
   }
+  // Whether every row's columns ascend: only the float32 SpMM slab kernel asks (spmm.cu).
+  const bool check_columns = std::is_same_v<T, float> && p.spmm_slabs != 0;
+  if (check_columns) {
+    check(cudaMemsetAsync(columns_ascending, 0xFF, sizeof(unsigned), stream), "cudaMemsetAsync");
+    if (nnz > 1) {
+      check_columns_ascending_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
+          p.entry_row.get(), p.entry_col.get(), nnz, columns_ascending);
+      check_launch("check_columns_ascending_kernel");
+    }
+  }
   if (fits_int32(info.cols)) {
     build_csc<int32_t>(p, whole, stream);
   } else {
@@ -422,7 +445,13 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   if constexpr (kHasTensorCorePath<T>) {
     if (with_units) add_tensor_core_units(p, scratch, stream);
   }
+  unsigned ascending = 0;
+  if (check_columns) {
+    check(cudaMemcpyAsync(&ascending, columns_ascending, sizeof(ascending), cudaMemcpyDeviceToHost, stream),
+          "cudaMemcpyAsync (column order)");
+  }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
+  p.rows_ascending = ascending != 0;
   return p;  // the scratch is freed after the synchronisation above
 }
 

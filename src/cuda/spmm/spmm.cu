@@ -1,16 +1,18 @@
 #include "cuda/spmm/spmm.cuh"
 
+#include <limits>
 #include <type_traits>
 
 #include "cuda/occupancy.cuh"
 #include "cuda/spmm/spmm_kernel.cuh"
+#include "cuda/spmm/spmm_slab.cuh"
 #include "cuda/spmm/spmm_tensor_kernel.cuh"
 #include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
 
-enum class SpmmKernel { kVector16, kVector16WholeWarp, kVector16WholeWarpShared, kStrided, kTensorUnits };
+enum class SpmmKernel { kVector16, kVector16WholeWarp, kVector16WholeWarpShared, kStrided, kTensorUnits, kSlabs };
 
 struct SpmmChoice {
   SpmmKernel kernel;
@@ -26,7 +28,29 @@ constexpr bool has_tensor_spmm() {
   return sizeof(F) == 2 && std::is_same_v<F, typename P::Value> && std::is_same_v<F, typename P::Output>;
 }
 
+// What the slab kernel's rule asks of a plan and a call (choose_spmm_kernel).
+struct SlabFacts {
+  int mode = 0;                 // the plan's spmm_slabs: 1 wherever the kernel runs, 0 never, -1 the rule
+  double min_reuse = 0.0;       // the rule's threshold (tuning.hpp)
+  bool inner_ascending = false;  // every outer index's inner indices ascend
+  bool any_heavy = true;        // the split has heavy outer indices
+  int64_t outer = 0, inner = 0, nnz = 0;
+  SlabGeometry geometry;        // the kernel's shape for this call's rows of X (blocks 0: it cannot run)
+};
+
+template <typename P>
+constexpr bool is_float32_throughout() {
+  return std::is_same_v<typename P::Feature, float> && std::is_same_v<typename P::Value, float> &&
+         std::is_same_v<typename P::Output, float>;
+}
+
 // The one place that picks an SpMM kernel for a call.
+//  - kSlabs for float32 calls whose X and Y rows are contiguous, 16-byte aligned and 128, 256, 512
+//    or 1024 bytes long, on plans whose inner indices ascend within each outer index and with no
+//    heavy outer index, where the outer indices fit the kernel's warps (two each), X's rows fit
+//    int, and (the rule; tuning.hpp has the measurement) the entries are at least slab min_reuse
+//    x blocks x rows of X: every block reads all of X once into shared memory, the light-row
+//    kernel an X row per entry from L1 or L2. With SDDMM_SPMM_SLABS=1, wherever it runs.
 //  - kTensorUnits where the plan lists its dense units strip by strip (16-bit plans whose units are
 //    full enough: tuning.hpp, kSpmmTensorMinFill; never transposed), the call is 16-bit throughout,
 //    X and Y are row-major with 16-byte aligned rows, and N is a multiple of a warp's 32 columns.
@@ -55,7 +79,7 @@ constexpr bool has_tensor_spmm() {
 template <typename P>
 SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows,
                               int64_t entries_per_slice, int64_t resident_threads, bool shared_indices,
-                              bool tensor_units) {
+                              bool tensor_units, const SlabFacts& slab) {
   using F = typename P::Feature;
   using O = typename P::Output;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -64,6 +88,13 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const bool aligned = is_aligned(x.data, 16) && is_aligned(y.data, 16) && (x.ld * int64_t{sizeof(F)}) % 16 == 0 &&
                        (y.ld * int64_t{sizeof(O)}) % 16 == 0;
   const bool vector = contiguous && aligned && n % kVec == 0;
+  if (is_float32_throughout<P>() && vector && slab.mode != 0 && slab.inner_ascending && !slab.any_heavy &&
+      slab.geometry.blocks > 0 && slab.outer <= slab_outer_capacity(slab.geometry.blocks) &&
+      slab.inner < std::numeric_limits<int>::max()) {
+    const double reuse = static_cast<double>(slab.nnz) /
+                         (static_cast<double>(slab.geometry.blocks) * static_cast<double>(slab.inner > 0 ? slab.inner : 1));
+    if (slab.mode == 1 || reuse >= slab.min_reuse) return {SpmmKernel::kSlabs, 32, 1};
+  }
   if (has_tensor_spmm<P>() && tensor_units && vector && n % kSpmmTensorWarpCols == 0) {
     return {SpmmKernel::kTensorUnits, 32, 1};
   }
@@ -169,10 +200,22 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.y_row_stride = y.row_stride();
   args.y_col_stride = y.col_stride();
   const OuterSplit<I>& split = transpose ? a.col_split : a.row_split;
+  SlabFacts slab;
+  if (is_float32_throughout<P>() && a.spmm_slabs != 0) {
+    slab.mode = a.spmm_slabs;
+    slab.min_reuse = a.spmm_slab_min_reuse;
+    slab.inner_ascending = transpose || a.rows_ascending;  // CSC's rows ascend within each column
+    slab.any_heavy = !split.heavy().empty();
+    slab.outer = split.order.size();
+    slab.inner = x.rows;
+    slab.nnz = a.nnz;
+    // The device queries only where the plan allows the kernel at all.
+    if (slab.inner_ascending && !slab.any_heavy) slab.geometry = slab_geometry<I>(y.cols * int64_t{sizeof(float)});
+  }
   const SpmmChoice choice =
       choose_spmm_kernel<P>(x, y, split.light_entries, split.light().size(), a.entries_per_slice,
                             int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock, a.spmm_shared_indices,
-                            !transpose && !a.tiles.strip_units.empty());
+                            !transpose && !a.tiles.strip_units.empty(), slab);
   args.group = choice.group;
   args.slices = choice.slices;
   switch (choice.kernel) {
@@ -190,6 +233,22 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
       }
       break;
     case SpmmKernel::kStrided: launch<SpmmConfig<P, 0>, I>(args, split, stream); return;
+    case SpmmKernel::kSlabs:
+      if constexpr (is_float32_throughout<P>()) {
+        SpmmSlabArgs<I> slab_args;
+        slab_args.outer = slab.outer;
+        slab_args.inner = slab.inner;
+        slab_args.offsets = args.offsets;
+        slab_args.index = args.index;
+        slab_args.value = args.value;
+        slab_args.x = args.x;
+        slab_args.x_ld = args.x_row_stride;
+        slab_args.y = args.y;
+        slab_args.y_ld = args.y_row_stride;
+        launch_spmm_slabs<I>(slab_args, y.cols * int64_t{sizeof(float)}, slab.geometry, stream);
+        return;
+      }
+      break;
     case SpmmKernel::kTensorUnits:
       if constexpr (has_tensor_spmm<P>()) {
         launch_tensor<P, I>(a, x, y, stream);

@@ -71,6 +71,43 @@ struct SpmmArgs {
   int64_t heavy_blocks = 0;  // heavy_count * heavy_tiles: the launch's first blocks
 };
 
+// The slab kernel (spmm_slab_kernel.cuh): float32 throughout, X and Y row-major with 16-byte
+// aligned rows of kRowBytes (N = kRowBytes / 4), each outer index's inner indices ascending. One
+// block of kThreads per multiprocessor streams X through shared memory in slabs of consecutive rows
+// (two buffers: the next slab is copied while this one is read); each warp owns up to kRowsPerWarp
+// outer indices of its block's range and, slab by slab, adds the entries whose inner index lies in
+// the slab, reading X's rows from shared memory instead of gathering them from L2 per entry.
+template <int kXRowBytes>
+struct SpmmSlabConfig {
+  static constexpr int kRowBytes = kXRowBytes;
+  static constexpr int kThreads = 1024;
+  static constexpr int kWarps = kThreads / 32;
+  static constexpr int kRowVectors = kRowBytes / 16;                      // 16-byte pieces per row of X
+  static constexpr int kGroup = kRowVectors < 32 ? kRowVectors : 32;      // lanes per entry
+  static constexpr int kVectorsPerLane = kRowVectors / kGroup;            // 1, or 2 for 1-KB rows
+  static constexpr int kEntriesPerStep = 32 / kGroup;                     // entries a warp instruction reads
+  static constexpr int kRowsPerWarp = 2;
+  static_assert(kRowBytes >= 128 && kRowBytes <= 1024 && (kRowBytes & (kRowBytes - 1)) == 0,
+                "slab rows of 128 to 1024 bytes");
+};
+
+// One launch of the slab kernel: y(o, :) = sum over entries e of o of value[e] * x(index[e], :) for
+// every outer index o < outer (no heavy list: the rule takes the kernel only without one).
+template <typename I>
+struct SpmmSlabArgs {
+  int64_t outer = 0;                 // rows of y
+  int64_t inner = 0;                 // rows of x
+  int64_t rows_per_block = 0;        // outer indices per block: at most kWarps * kRowsPerWarp
+  int64_t slab_rows = 0;             // rows of x per slab
+  const int64_t* offsets = nullptr;  // (outer + 1)
+  const I* index = nullptr;          // (nnz) inner index of each entry, ascending within each outer index
+  const float* value = nullptr;      // (nnz) or nullptr: ones
+  const float* x = nullptr;          // x(i, j) = x[i * x_ld + j]
+  int64_t x_ld = 0;
+  float* y = nullptr;                // y(o, j) = y[o * y_ld + j]
+  int64_t y_ld = 0;
+};
+
 // The tensor-core SpMM kernel (spmm_tensor_kernel.cuh): 16-bit features, values and output
 // (P = Precision<F, F, F>, F float16 or bfloat16), float32 sums. A warp takes one strip of 16
 // output rows and kWarpCols columns of Y: per dense unit of its strip, the unit's entries scattered
