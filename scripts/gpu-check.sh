@@ -70,7 +70,8 @@ shards=('-tc=*SDDMM matches*'
         '-tc=*tensor-core*ALLOW_TF32*,*tensor-core*each arithmetic*'
         '-tc=*SpMM and transposed*,*heavy-row*'
         '-tc=*real graphs*'
-        '-tce=*out of memory*,*16 threads*,*SDDMM matches*,*tensor-core*,*SpMM and transposed*,*heavy-row*,*real graphs*')
+        '-tc=*SpMM slab kernel*'
+        '-tce=*out of memory*,*16 threads*,*SDDMM matches*,*tensor-core*,*SpMM and transposed*,*heavy-row*,*real graphs*,*SpMM slab kernel*')
 read -r -a tools <<<"${SANITIZERS-memcheck racecheck initcheck synccheck}"
 t0=$SECONDS
 for tool in "${tools[@]}"; do
