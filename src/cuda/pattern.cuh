@@ -50,7 +50,8 @@ struct DevicePattern {
   bool spmm_shared_indices = true;   // SpMM: wide lane groups share their index loads (tuning.hpp)
   bool rows_ascending = false;       // every row's columns ascend (CSC's rows always do): the SpMM slab kernel's need
   int spmm_slabs = -1;               // SDDMM_SPMM_SLABS: 1 slabs wherever they run, 0 never, -1 by rule
-  double spmm_slab_min_reuse = 0.0;  // ... the rule's threshold (tuning.hpp)
+  double spmm_slab_min_reuse = 0.0;  // ... the rule's threshold for rows up to 512 bytes (tuning.hpp)
+  double spmm_slab_min_reuse_wide_rows = 0.0;  // ... and for 1-KB rows
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (SpMM's slicing test)
   int sddmm_grid_max_waves = 1;      // SDDMM's CUDA-core grid: waves of resident blocks (tuning.hpp) ...
   int64_t sddmm_wave_min_products = 0;  // ... each giving every warp at least this many entries x K

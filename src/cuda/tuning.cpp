@@ -71,6 +71,8 @@ int spmm_slabs() {
 
 double spmm_slab_min_reuse() { return env_fraction("SDDMM_SPMM_SLAB_REUSE", kSpmmSlabMinReuse); }
 
+double spmm_slab_min_reuse_wide_rows() { return env_fraction("SDDMM_SPMM_SLAB_REUSE", kSpmmSlabMinReuseWideRows); }
+
 int sddmm_panels() {
   const int64_t v = env_count("SDDMM_SDDMM_PANELS", -1);
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;

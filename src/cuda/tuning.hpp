@@ -307,10 +307,12 @@ constexpr bool kUnitCensus = true;
 //   2.56M (2.4) N = 256 0.2566 vs 0.2531
 //   3.2M (3.0)  N = 32 0.0609 vs 0.0530, N = 128 0.1456 vs 0.1431, N = 256 0.2755 vs 0.3059
 //   6.4M (6.1)  N = 32 0.0913 vs 0.0936, N = 128 0.2049 vs 0.2549, N = 256 0.3746 vs 0.5648
-// and uniform 36000^2 4M (0.8) within 0.5 % (not taken). The crossing lies near 2.5 at N = 256 and
-// near 5 at N = 32 (at 4 bytes a lane, each entry's shuffles and address work weigh more); one
-// threshold between 3 and 6 keeps it simple and leaves 3.2M's 10 % at N = 256 untaken.
+// and uniform 36000^2 4M (0.8) within 0.5 % (not taken). The crossing lies between 2.4 and 3.0 at
+// N = 256 (1-KB rows: kSpmmSlabMinReuseWideRows), above 3.0 at N = 128 and near 5 at N = 32 (the
+// narrower the rows, the more each entry's shuffles and address work weigh): 4 for rows up to
+// 512 bytes (N = 64 not measured). SDDMM_SPMM_SLAB_REUSE sets both.
 constexpr double kSpmmSlabMinReuse = 4.0;
+constexpr double kSpmmSlabMinReuseWideRows = 2.75;
 
 // The values as plan creation reads them: the constants above, or the environment variable named
 // beside each when it holds a valid value (for the benchmark's before/after runs).
@@ -321,6 +323,7 @@ int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
 int spmm_slabs();  // SDDMM_SPMM_SLABS: 1 or 0 when set so, else -1 (the rule)
 double spmm_slab_min_reuse();  // SDDMM_SPMM_SLAB_REUSE
+double spmm_slab_min_reuse_wide_rows();  // SDDMM_SPMM_SLAB_REUSE
 double spmm_tensor_min_fill();  // SDDMM_SPMM_TC_MIN_FILL
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
 int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS

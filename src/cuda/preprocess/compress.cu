@@ -394,6 +394,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.spmm_shared_indices = spmm_shared_indices();
   p.spmm_slabs = spmm_slabs();
   p.spmm_slab_min_reuse = spmm_slab_min_reuse();
+  p.spmm_slab_min_reuse_wide_rows = spmm_slab_min_reuse_wide_rows();
   p.resident_blocks = resident_blocks(info.device_id);
   p.sddmm_grid_max_waves = static_cast<int>(sddmm_grid_max_waves());
   p.sddmm_wave_min_products = sddmm_wave_min_products();
@@ -433,11 +434,12 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     sort_rows<I>(p, input, whole, stream);
   }
   // Whether every row's columns ascend: only the float32 SpMM slab kernel asks (spmm.cu), and by
-  // its rule only where the entries are at least spmm_slab_min_reuse x cols x its blocks (one a
+  // its rule only where the entries are at least its lower threshold x cols x its blocks (one a
   // multiprocessor) and the rows fit its warps: elsewhere the check's pass, a memset and a
   // read-back (0.02-0.08 ms of plan time, H100) would buy nothing.
   const double slab_reads = static_cast<double>(multiprocessors(info.device_id)) * static_cast<double>(info.cols);
-  const bool slab_rule_may_take = static_cast<double>(nnz) >= p.spmm_slab_min_reuse * slab_reads &&
+  const double lower = std::min(p.spmm_slab_min_reuse, p.spmm_slab_min_reuse_wide_rows);
+  const bool slab_rule_may_take = static_cast<double>(nnz) >= lower * slab_reads &&
                                   info.rows <= slab_outer_capacity(multiprocessors(info.device_id));
   const bool check_columns = std::is_same_v<T, float> && (p.spmm_slabs == 1 || (p.spmm_slabs == -1 && slab_rule_may_take));
   if (check_columns) {

@@ -31,7 +31,7 @@ constexpr bool has_tensor_spmm() {
 // What the slab kernel's rule asks of a plan and a call (choose_spmm_kernel).
 struct SlabFacts {
   int mode = 0;                 // the plan's spmm_slabs: 1 wherever the kernel runs, 0 never, -1 the rule
-  double min_reuse = 0.0;       // the rule's threshold (tuning.hpp)
+  double min_reuse = 0.0;       // the rule's threshold for this call's rows of X (tuning.hpp)
   bool inner_ascending = false;  // every outer index's inner indices ascend
   bool any_heavy = true;        // the split has heavy outer indices
   int64_t outer = 0, inner = 0, nnz = 0;
@@ -203,7 +203,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   SlabFacts slab;
   if (is_float32_throughout<P>() && a.spmm_slabs != 0) {
     slab.mode = a.spmm_slabs;
-    slab.min_reuse = a.spmm_slab_min_reuse;
+    slab.min_reuse = y.cols * int64_t{sizeof(float)} == 1024 ? a.spmm_slab_min_reuse_wide_rows : a.spmm_slab_min_reuse;
     slab.inner_ascending = transpose || a.rows_ascending;  // CSC's rows ascend within each column
     slab.any_heavy = !split.heavy().empty();
     slab.outer = split.order.size();
