@@ -53,6 +53,8 @@ struct DevicePattern {
   double spmm_slab_min_reuse = 0.0;  // ... the rule's threshold for rows up to 512 bytes (tuning.hpp)
   double spmm_slab_min_reuse_wide_rows = 0.0;  // ... and for 1-KB rows
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (SpMM's slicing test)
+  int compute_capability = 0;        // the device's, 10 x major + minor (the SpMM slab kernel's test)
+  int64_t shared_optin = 0;          // shared memory a block may take on the device (the slab kernel's slabs)
   int sddmm_grid_max_waves = 1;      // SDDMM's CUDA-core grid: waves of resident blocks (tuning.hpp) ...
   int64_t sddmm_wave_min_products = 0;  // ... each giving every warp at least this many entries x K
   bool sddmm_line_kernel = true;     // SDDMM: K of one 64- or 128-byte line takes the line kernel (tuning.hpp)

@@ -139,11 +139,13 @@ int resident_blocks(int device) {
   return sms * (threads / 256 > 0 ? threads / 256 : 1);
 }
 
-int multiprocessors(int device) {
-  int sms = 0;
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  return sms;
+int device_attribute(cudaDeviceAttr attribute, int device) {
+  int value = 0;
+  check(cudaDeviceGetAttribute(&value, attribute, device), "cudaDeviceGetAttribute");
+  return value;
 }
+
+int multiprocessors(int device) { return device_attribute(cudaDevAttrMultiProcessorCount, device); }
 
 int64_t l2_bytes(int device) {
   int bytes = 0;
@@ -258,10 +260,8 @@ bool lists_tensor_core_units(bool allow_tf32) {
 
 // The device's compute capability as 10 x major + minor (90: Hopper).
 int compute_capability(int device) {
-  int major = 0, minor = 0;
-  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
-  check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
-  return 10 * major + minor;
+  return 10 * device_attribute(cudaDevAttrComputeCapabilityMajor, device) +
+         device_attribute(cudaDevAttrComputeCapabilityMinor, device);
 }
 
 // mma.sync with float16/bfloat16/TF32 inputs and float32 sums needs compute capability 8.0.
@@ -396,6 +396,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.spmm_slab_min_reuse = spmm_slab_min_reuse();
   p.spmm_slab_min_reuse_wide_rows = spmm_slab_min_reuse_wide_rows();
   p.resident_blocks = resident_blocks(info.device_id);
+  p.compute_capability = compute_capability(info.device_id);
+  p.shared_optin = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, info.device_id);
   p.sddmm_grid_max_waves = static_cast<int>(sddmm_grid_max_waves());
   p.sddmm_wave_min_products = sddmm_wave_min_products();
   p.sddmm_line_kernel = sddmm_line_kernel();

@@ -209,8 +209,10 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
     slab.outer = split.order.size();
     slab.inner = x.rows;
     slab.nnz = a.nnz;
-    // The device queries only where the plan allows the kernel at all.
-    if (slab.inner_ascending && !slab.any_heavy) slab.geometry = slab_geometry<I>(y.cols * int64_t{sizeof(float)});
+    // The kernel's shape (an occupancy query, cached per device) only where the plan allows it at all.
+    if (slab.inner_ascending && !slab.any_heavy) {
+      slab.geometry = slab_geometry<I>(y.cols * int64_t{sizeof(float)}, a.compute_capability, a.shared_optin);
+    }
   }
   const SpmmChoice choice =
       choose_spmm_kernel<P>(x, y, split.light_entries, split.light().size(), a.entries_per_slice,

@@ -22,15 +22,11 @@ bool with_slab_config(int64_t row_bytes, Fn&& fn) {
 }  // namespace
 
 template <typename I>
-SlabGeometry slab_geometry(int64_t row_bytes) {
+SlabGeometry slab_geometry(int64_t row_bytes, int compute_capability, int64_t shared_optin) {
   SlabGeometry g;
-  int device = 0, major = 0, optin = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
-  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
-  if (major < 8 || row_bytes <= 0) return g;
+  if (compute_capability < 80 || row_bytes <= 0) return g;
   // Two slabs and a row of zeros, beside the kernel's two barriers (64 bytes kept for them).
-  const int64_t slab_rows = (optin - 64 - row_bytes) / 2 / row_bytes;
+  const int64_t slab_rows = (shared_optin - 64 - row_bytes) / 2 / row_bytes;
   if (slab_rows < 8) return g;
   const size_t shared_bytes = static_cast<size_t>((2 * slab_rows + 1) * row_bytes);
   with_slab_config(row_bytes, [&](auto config) {
@@ -60,7 +56,7 @@ void launch_spmm_slabs(SpmmSlabArgs<I> args, int64_t row_bytes, const SlabGeomet
 }
 
 #define SDDMM_INSTANTIATE_SLABS(I)                                   \
-  template SlabGeometry slab_geometry<I>(int64_t);                   \
+  template SlabGeometry slab_geometry<I>(int64_t, int, int64_t);     \
   template void launch_spmm_slabs<I>(SpmmSlabArgs<I>, int64_t, const SlabGeometry&, cudaStream_t);
 SDDMM_INSTANTIATE_SLABS(int32_t)
 SDDMM_INSTANTIATE_SLABS(int64_t)

@@ -19,8 +19,10 @@ struct SlabGeometry {
   int64_t slab_rows = 0;
   size_t shared_bytes = 0;
 };
+// The device's compute capability (10 x major + minor) and the shared memory a block may take
+// (opt-in) come from the plan, which asked the device at creation.
 template <typename I>
-SlabGeometry slab_geometry(int64_t row_bytes);
+SlabGeometry slab_geometry(int64_t row_bytes, int compute_capability, int64_t shared_optin);
 
 // One launch on `stream`, args.rows_per_block and args.slab_rows filled from `g` here; requires
 // g.blocks > 0 and outer <= slab_outer_capacity(g.blocks).
