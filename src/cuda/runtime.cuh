@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 
@@ -20,13 +21,18 @@ void check(cudaError_t status, const char* what);
 // Launch errors (bad configuration) are read right after a launch; this never synchronises.
 void check_launch(const char* kernel);
 
+// cudaMalloc of `bytes` on the current device; when the device is full, the memory the library's
+// creation pool keeps there is handed back first and the allocation tried once more
+// (cuda/creation_scratch.cu). Throws OUT_OF_MEMORY when that fails too.
+void* device_malloc(size_t bytes);
+
 // An owning, typed device allocation (cudaMalloc at creation time only).
 template <typename T>
 class DeviceArray {
  public:
   DeviceArray() = default;
   explicit DeviceArray(int64_t count) : count_(count) {
-    if (count > 0) check(cudaMalloc(reinterpret_cast<void**>(&ptr_), static_cast<size_t>(count) * sizeof(T)), "cudaMalloc");
+    if (count > 0) ptr_ = static_cast<T*>(device_malloc(static_cast<size_t>(count) * sizeof(T)));
   }
   ~DeviceArray() {
     if (ptr_ != nullptr) cudaFree(ptr_);  // errors ignored: destroy never fails or aborts

@@ -1,5 +1,6 @@
 #include "cuda/tuning.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace sddmm::cuda {
@@ -109,6 +110,11 @@ double tensor_wgmma_min_density() {
 bool float32_tensor_cores() {
   const int64_t v = env_count("SDDMM_F32_TENSOR_CORES", kFloat32TensorCores ? 1 : 0);
   return v == 1 || (v != 0 && kFloat32TensorCores);
+}
+
+size_t creation_pool_bytes(size_t device_bytes) {
+  const int64_t share = static_cast<int64_t>(device_bytes / kCreationPoolDeviceShare);
+  return static_cast<size_t>(env_count("SDDMM_CREATION_POOL_BYTES", std::min(kCreationPoolMaxBytes, share)));
 }
 
 }  // namespace sddmm::cuda

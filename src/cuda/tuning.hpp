@@ -2,6 +2,7 @@
 // the full record). Host-side constants: kernels receive them through their arguments.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace sddmm::cuda {
@@ -314,6 +315,18 @@ constexpr bool kUnitCensus = true;
 constexpr double kSpmmSlabMinReuse = 4.0;
 constexpr double kSpmmSlabMinReuseWideRows = 2.75;
 
+// Plan creation's scratch (cuda/creation_scratch.cuh) comes from a pool the library keeps per
+// device when it is at most the smaller of kCreationPoolMaxBytes and 1 / kCreationPoolDeviceShare
+// of the device's memory; the pool keeps that much between creations. Host time of one block
+// taken and given back (H200, 2026-11-26, bench/alloc_probe.cpp, median of 31): cudaMalloc +
+// cudaFree 104 / 131 / 198 / 441 us at 4 / 32 / 128 / 512 MB; a pool that keeps its memory 11 /
+// 11 / 14 / 20 us; a pool that gives it back at each synchronisation (the default pool's release
+// threshold of 0) 121 / 131 / 400 / 1541 us, hence cudaMalloc above the bound. 256 MiB covers the
+// scratch of the suite's plans up to about 10M entries (16-28 bytes an entry); 1 % keeps the
+// memory held small on small GPUs. SDDMM_CREATION_POOL_BYTES sets the bound (0: no pool).
+constexpr int64_t kCreationPoolMaxBytes = int64_t{256} << 20;
+constexpr int64_t kCreationPoolDeviceShare = 100;
+
 // The values as plan creation reads them: the constants above, or the environment variable named
 // beside each when it holds a valid value (for the benchmark's before/after runs).
 int64_t spmm_heavy_row_entries();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES
@@ -340,5 +353,6 @@ bool tensor_wgmma_squares();  // SDDMM_TC_WGMMA
 double tensor_wgmma_min_density();  // SDDMM_TC_WGMMA_MIN_DENSITY
 bool unit_census();  // SDDMM_UNIT_CENSUS
 bool float32_tensor_cores();  // SDDMM_F32_TENSOR_CORES
+size_t creation_pool_bytes(size_t device_bytes);  // SDDMM_CREATION_POOL_BYTES
 
 }  // namespace sddmm::cuda

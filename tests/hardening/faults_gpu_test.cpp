@@ -1,10 +1,12 @@
-// Faults on the CUDA backend: device memory that cannot be had at creation. (No GPU at all is the
-// "no-device" suite, no_device_test.cpp.)
+// Faults on the CUDA backend: device memory that cannot be had at creation, and the memory creation
+// keeps between calls. (No GPU at all is the "no-device" suite, no_device_test.cpp.)
 #ifdef SDDMM_TESTS_HAVE_CUDA
 #include <cuda_runtime.h>
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -38,9 +40,62 @@ void expect_out_of_memory(int64_t rows, int64_t cols) {
   CHECK(h == untouched);
 }
 
+// Creates and destroys a float32 COO plan of `m` (int64 indices in row order) on `stream`.
+void create_and_destroy(const testkit::CooMatrix& m, cudaStream_t stream) {
+  const Buffer d_rows = Buffer::from(SDDMM_BACKEND_CUDA, m.row);
+  const Buffer d_cols = Buffer::from(SDDMM_BACKEND_CUDA, m.col);
+  sddmm_matrix_t h = nullptr;
+  REQUIRE_MESSAGE(sddmm_create_coo(&h, m.rows, m.cols, m.nnz(), d_rows.get(), d_cols.get(), SDDMM_INDEX_INT64, nullptr,
+                                   SDDMM_DTYPE_FLOAT32, SDDMM_BACKEND_CUDA, 0, 0, stream) == SDDMM_STATUS_SUCCESS,
+                  sddmm_last_error());
+  CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
+  // Creation's scratch comes from a pool the library keeps per device (src/cuda/creation_scratch.cuh):
+  // it may hold up to its bound between creations, never more, and creations that follow reuse it.
+  // Free device memory is the whole device's: another process that starts (a CUDA context) or
+  // allocates during a measurement moves it, so a measurement that disagrees is taken again, up to
+  // three times; scratch that leaked or a pool that grew would disagree every time. (Left out of
+  // the sanitizer shards, whose processes run at once: scripts/gpu-check.sh.)
+  TEST_CASE("gpu: plan creation's scratch pool holds at most its bound and does not grow from creation to creation") {
+    cudaStream_t stream = nullptr;
+    REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+    const testkit::CooMatrix small = random_coo(2000, 3000, 20000, 8400, false);
+    const testkit::CooMatrix large = random_coo(20000, 30000, 1000000, 8401, false);  // ~20 MB of scratch
+    create_and_destroy(small, stream);  // kernels loaded (lazy module loading keeps that memory)
+    size_t free = 0, total = 0;
+    REQUIRE(cudaMemGetInfo(&free, &total) == cudaSuccess);
+    // The bound as tuning.hpp sets it when SDDMM_CREATION_POOL_BYTES does not; 2 MiB for the pool's granularity.
+    const char* env = std::getenv("SDDMM_CREATION_POOL_BYTES");
+    const size_t bound = env != nullptr ? std::strtoull(env, nullptr, 10) : std::min<size_t>(size_t{256} << 20, total / 100);
+    std::vector<size_t> after;
+    size_t held = 0;
+    bool steady = false;
+    for (int attempt = 0; attempt < 3 && !steady; ++attempt) {
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      const size_t before = free_device_memory();
+      after.clear();
+      for (int i = 0; i < 4; ++i) {
+        create_and_destroy(i % 2 == 0 ? large : small, stream);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        after.push_back(free_device_memory());
+      }
+      held = before > after[0] ? before - after[0] : 0;
+      steady = std::all_of(after.begin(), after.end(), [&](size_t f) { return f == after[0]; }) &&
+               held <= bound + (size_t{2} << 20);
+    }
+    CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+    for (size_t i = 1; i < after.size(); ++i) {
+      CHECK_MESSAGE(after[i] == after[0], "free device memory after creation ", i + 1, ": ", after[i],
+                    " bytes, after the first: ", after[0]);
+    }
+    CHECK_MESSAGE(held <= bound + (size_t{2} << 20), "creation kept ", held, " bytes of device memory, bound ", bound);
+    CHECK(cudaGetLastError() == cudaSuccess);
+  }
+
   TEST_CASE("gpu: device out of memory at creation gives OUT_OF_MEMORY, frees all it took, the next call works") {
     const int64_t huge = int64_t{1} << 40;
     // The first attempts load the kernels they launch (lazy module loading keeps that memory), so

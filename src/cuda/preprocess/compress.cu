@@ -4,9 +4,10 @@
 // heavy split of rows and columns and, for plans that use tensor cores, the dense units.
 //
 // Two allocations, whatever the size: the plan's arrays (one piece each, cuda/carved.cuh) and one
-// creation scratch that every phase in turn carves its temporaries from, sized for the largest; a
-// third, caller_position, only for COO entries not in row order (its size is known after
-// validation, which writes its flags into the plan's allocation). (With an allocation per array
+// creation scratch that every phase in turn carves its temporaries from, sized for the largest
+// (up to a bound, from a pool the library keeps: cuda/creation_scratch.cuh); a third,
+// caller_position, only for COO entries not in row order (its size is known after validation,
+// which writes its flags into the plan's allocation). (With an allocation per array
 // and per temporary, cudaMalloc/cudaFree and the syncs they imply were most of the plan's time: 0.6
 // of uniform-8000-1.28M's 1.0 ms, measured with a traced build.)
 //
@@ -35,6 +36,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "cuda/creation_scratch.cuh"
 #include "cuda/pattern.cuh"
 #include "cuda/preprocess/launch.cuh"
 #include "cuda/preprocess/radix_sort.cuh"
@@ -296,11 +298,11 @@ double unit_min_cover() {
 }
 
 template <typename T, typename I>
-void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned char>& scratch, cudaStream_t stream) {
+void add_tensor_core_units(DevicePattern<T, I>& p, const CreationScratch& scratch, cudaStream_t stream) {
   try {
     p.tiles = build_tensor_tiles<T, I>(p.rows, p.cols, p.nnz, p.entry_row, p.entry_col, p.entry_value, p.caller_position,
                                        unit_min_density(p), tensor_core_min_share(), unit_min_cover<T>(),
-                                       scratch.get(), static_cast<size_t>(scratch.size()), stream);
+                                       scratch.get(), scratch.size(), stream);
   } catch (const Error& e) {
     if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
     p.tiles = TensorTiles<T, I>();
@@ -311,8 +313,7 @@ void add_tensor_core_units(DevicePattern<T, I>& p, const DeviceArray<unsigned ch
   if constexpr (sizeof(T) == 2) {
     if (p.tiles.empty() || p.tiles.density() < spmm_tensor_min_fill()) return;
     try {
-      (void)build_strip_order(p.tiles, p.row_offsets.get(), p.rows, scratch.get(), static_cast<size_t>(scratch.size()),
-                              stream);
+      (void)build_strip_order(p.tiles, p.row_offsets.get(), p.rows, scratch.get(), scratch.size(), stream);
     } catch (const Error& e) {
       if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
       p.tiles.strip_storage = DeviceArray<unsigned char>();
@@ -347,16 +348,16 @@ bool units_may_pay(const DevicePattern<T, I>& p, const SparseInput& input, cudaS
 
 // The creation scratch: `wanted` bytes, or `needed` when that much is not free (the difference is
 // the tensor-core listing's, which is an optimisation: `with_units` then turns false).
-DeviceArray<unsigned char> allocate_scratch(size_t needed, size_t wanted, bool& with_units) {
+CreationScratch allocate_scratch(size_t needed, size_t wanted, bool& with_units, int device, cudaStream_t stream) {
   if (wanted > needed) {
     try {
-      return DeviceArray<unsigned char>(static_cast<int64_t>(wanted));
+      return CreationScratch(wanted, device, stream);
     } catch (const Error& e) {
       if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
       with_units = false;
     }
   }
-  return DeviceArray<unsigned char>(static_cast<int64_t>(needed));
+  return CreationScratch(needed, device, stream);
 }
 
 }  // namespace
@@ -427,8 +428,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     with_units = with_units && units_may_pay(p, input, stream);
     if (with_units) wanted = std::max(needed, tensor_tile_scratch_bytes<T, I>(info.rows, info.cols, nnz, stream));
   }
-  const DeviceArray<unsigned char> scratch = allocate_scratch(needed, wanted, with_units);
-  const Carver whole(scratch.get(), static_cast<size_t>(scratch.size()));
+  const CreationScratch scratch = allocate_scratch(needed, wanted, with_units, info.device_id, stream);
+  const Carver whole(scratch.get(), scratch.size());
 
   if (!in_row_order && fits_int32(info.rows)) {
     sort_rows<int32_t>(p, input, whole, stream);
@@ -458,7 +459,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     build_csc<I>(p, whole, stream);
   }
   split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.resident_blocks, scratch.get(),
-                  static_cast<size_t>(scratch.size()), stream);
+                  scratch.size(), stream);
   if constexpr (kHasTensorCorePath<T>) {
     if (with_units) add_tensor_core_units(p, scratch, stream);
   }
@@ -469,7 +470,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
   p.rows_ascending = ascending != 0;
-  return p;  // the scratch is freed after the synchronisation above
+  return p;  // the scratch goes back (cuda/creation_scratch.cuh) after the synchronisation above
 }
 
 template DevicePattern<float, int32_t> build_device_pattern<float, int32_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);
