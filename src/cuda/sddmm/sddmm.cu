@@ -2,6 +2,7 @@
 
 #include <type_traits>
 
+#include "cuda/line_address.cuh"
 #include "cuda/occupancy.cuh"
 #include "cuda/sddmm/sddmm_hopper.cuh"
 #include "cuda/sddmm/sddmm_kernel.cuh"
@@ -29,7 +30,9 @@ struct SddmmChoice {
 //    aligned, and K a multiple of the vector width: every lane loads 16 bytes per step.
 //  - kLine64 / kLine128 instead where K's row and column are one 64- or 128-byte line (float32
 //    K = 16 / 32, 16-bit K = 32 / 64) and the plan allows it (line_kernel, tuning.hpp has the
-//    measurement): a lane per 16-byte piece of the line, so that each load reads whole lines.
+//    measurement): a lane per 16-byte piece of the line, so that each load reads whole lines. With
+//    32-bit plan indices only where X1's row pitch and X2's column pitch are under 4 GiB (the
+//    kernel multiplies indices by them in 32 bits); other calls take kVector16.
 //  - kPanel512 / kPanel1024 instead where K's row and column are 512 or 1024 bytes (float32 K = 128
 //    / 256, 16-bit K = 256 / 512), the plan has a panel order (cuda/panels.cuh: built where its X2
 //    column reads serve enough entries each; tuning.hpp) and X2 fits the L2 (beyond it the panel
@@ -107,9 +110,13 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const int64_t line_bytes = k * int64_t{sizeof(F)};
   const bool panels = vector && panel_kernel_takes(a, line_bytes);
   const bool tensor = vector && tensor_core_entries(a, k, dtype_of<F>()) > 0;
+  // The line kernel with 32-bit plan indices multiplies them by the pitches in 32 bits.
+  const bool pitches_fit = sizeof(I) == 8 || (pitch_fits_32(x1.row_stride() * int64_t{sizeof(F)}) &&
+                                              pitch_fits_32(x2.col_stride() * int64_t{sizeof(F)}));
+  const bool lines = vector && a.sddmm_line_kernel && pitches_fit;
   const SddmmKernel kernel = !vector                                   ? SddmmKernel::kStrided
-                             : a.sddmm_line_kernel && line_bytes == 64  ? SddmmKernel::kLine64
-                             : a.sddmm_line_kernel && line_bytes == 128 ? SddmmKernel::kLine128
+                             : lines && line_bytes == 64                ? SddmmKernel::kLine64
+                             : lines && line_bytes == 128               ? SddmmKernel::kLine128
                              : panels && !tensor && line_bytes == 512   ? SddmmKernel::kPanel512
                              : panels && !tensor && line_bytes == 1024  ? SddmmKernel::kPanel1024
                                                                         : SddmmKernel::kVector16;
@@ -352,6 +359,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2 = static_cast<const F*>(x2.data);
   args.x2_k_stride = x2.row_stride();
   args.x2_col_stride = x2.col_stride();
+  args.x1_row_bytes = static_cast<uint32_t>(x1.row_stride() * int64_t{sizeof(F)});  // read where they fit
+  args.x2_col_bytes = static_cast<uint32_t>(x2.col_stride() * int64_t{sizeof(F)});
   args.out = static_cast<typename P::Output*>(out);
   const SddmmChoice choice = choose_sddmm_kernel<P, I>(a, x1, x2);
   args.group = choice.group;

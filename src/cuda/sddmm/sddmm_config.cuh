@@ -177,6 +177,11 @@ struct SddmmArgs {
   // Or the warps take the launch's iterations in turn (warp_turns), the grid one wave of resident
   // blocks: the line kernel's at K <= 32 (sddmm.cu).
   bool interleaved = false;
+  // The line kernel with 32-bit plan indices: bytes from one X1 row to the next and from one X2
+  // column to the next (sddmm.cu takes that kernel only where both fit 32 bits). A line's address
+  // is then one 32 x 32 -> 64-bit multiply-add (sddmm_line_kernel.cuh).
+  uint32_t x1_row_bytes = 0;
+  uint32_t x2_col_bytes = 0;
 };
 
 }  // namespace sddmm::cuda

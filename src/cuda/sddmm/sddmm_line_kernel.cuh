@@ -16,6 +16,7 @@
 #pragma once
 
 #include "cuda/entry_index.cuh"
+#include "cuda/line_address.cuh"
 #include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm_config.cuh"
 #include "cuda/sddmm/sddmm_kernel.cuh"
@@ -90,8 +91,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock,
     for (int u = 0; u < kU; ++u) {
       const I r = __shfl_sync(0xffffffffu, row_held, group_first + u);
       const I c = __shfl_sync(0xffffffffu, col_held, group_first + u);
-      row_piece[u] = load_held<T, kVec>(x1 + static_cast<int64_t>(r) * a.x1_row_stride);
-      col_piece[u] = load_held<T, kVec>(x2 + static_cast<int64_t>(c) * a.x2_col_stride);
+      row_piece[u] = load_held<T, kVec>(line_at(x1, r, a.x1_row_stride, a.x1_row_bytes));
+      col_piece[u] = load_held<T, kVec>(line_at(x2, c, a.x2_col_stride, a.x2_col_bytes));
     }
     Acc partial[kU];
 #pragma unroll
