@@ -11,8 +11,13 @@
 //  - the group adds its entries' partial sums by halving (scatter_sum): each lane ends with the sum
 //    of entry (group_lane >> kSumShift) of its group, which is the warp's entry
 //    lane >> kSumShift, and the first lane of each such run stores it.
-// X1 is not held in registers across iterations (the entry kernel's cache): its line is loaded per
-// entry, and in row order the groups of a warp mostly read the same line.
+// X1 is not held in registers across iterations (the entry kernel's cache; with the iterations in
+// turn a warp's next one is another band of rows): a group loads its X1 line for its first entry of
+// the iteration and again only where the row changes among its kEntriesPerGroup, mostly once.
+// Measured against a load per entry (H200, 2026-11-27, float32 K = 32, two rounds): uniform
+// 8000^2 5-7 % faster (6.4M 0.0985 -> 0.0923 ms, 3.2M 0.0523 -> 0.0492, 640k 0.0149 -> 0.0142),
+// R-MAT and banded 1 %, SBM, uniform-36000-4M and the graphs within noise. Four X1 loads an
+// iteration had been half the line kernel's load instructions (its L1 75 % busy: bench/RESULTS.md).
 #pragma once
 
 #include "cuda/entry_index.cuh"
@@ -86,12 +91,21 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock,
     const E e = plan_entry_at<Config, I>(a, nnz, base + summed);
     const Acc scale = a.entry_value != nullptr ? Acc(widen(a.entry_value[e])) : Acc(1);
     const E dst = a.caller_position != nullptr ? static_cast<E>(a.caller_position[e]) : e;
+    // A group's entries are consecutive in plan order, so mostly of one row: its X1 line is loaded
+    // for the first of them and again only where the row changes (lanes whose group keeps the row
+    // issue no load).
     Vec row_piece[kU], col_piece[kU];
+    I row_before = 0;
 #pragma unroll
     for (int u = 0; u < kU; ++u) {
       const I r = __shfl_sync(0xffffffffu, row_held, group_first + u);
       const I c = __shfl_sync(0xffffffffu, col_held, group_first + u);
-      row_piece[u] = load_held<T, kVec>(line_at(x1, r, a.x1_row_stride, a.x1_row_bytes));
+      if (u == 0 || r != row_before) {
+        row_piece[u] = load_held<T, kVec>(line_at(x1, r, a.x1_row_stride, a.x1_row_bytes));
+      } else {
+        row_piece[u] = row_piece[u - 1];
+      }
+      row_before = r;
       col_piece[u] = load_held<T, kVec>(line_at(x2, c, a.x2_col_stride, a.x2_col_bytes));
     }
     Acc partial[kU];
