@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/tuning.hpp"  // the pool's bound
 #include "differential.hpp"
 #include "memory.hpp"
 #include "sddmm.h"
@@ -70,7 +71,9 @@ TEST_SUITE("gpu") {
     REQUIRE(cudaMemGetInfo(&free, &total) == cudaSuccess);
     // The bound as tuning.hpp sets it when SDDMM_CREATION_POOL_BYTES does not; 2 MiB for the pool's granularity.
     const char* env = std::getenv("SDDMM_CREATION_POOL_BYTES");
-    const size_t bound = env != nullptr ? std::strtoull(env, nullptr, 10) : std::min<size_t>(size_t{256} << 20, total / 100);
+    const size_t bound = env != nullptr ? std::strtoull(env, nullptr, 10)
+                                        : std::min(static_cast<size_t>(cuda::kCreationPoolMaxBytes),
+                                                   total / static_cast<size_t>(cuda::kCreationPoolDeviceShare));
     std::vector<size_t> after;
     size_t held = 0;
     bool steady = false;
