@@ -72,7 +72,8 @@ shards=('-tc=*SDDMM matches*'
         '-tc=*SpMM and transposed*,*heavy-row*'
         '-tc=*real graphs*'
         '-tc=*SpMM slab kernel*'
-        '-tce=*out of memory*,*scratch pool*,*16 threads*,*SDDMM matches*,*tensor-core*,*SpMM and transposed*,*heavy-row*,*real graphs*,*SpMM slab kernel*')
+        '-tc=*narrow lane groups*'
+        '-tce=*out of memory*,*scratch pool*,*16 threads*,*SDDMM matches*,*tensor-core*,*SpMM and transposed*,*heavy-row*,*real graphs*,*SpMM slab kernel*,*narrow lane groups*')
 read -r -a tools <<<"${SANITIZERS-memcheck racecheck initcheck synccheck}"
 t0=$SECONDS
 for tool in "${tools[@]}"; do

@@ -38,6 +38,8 @@ int64_t spmm_heavy_row_mean_factor() {
 
 int64_t spmm_entries_per_slice() { return env_count("SDDMM_SPMM_ENTRIES_PER_SLICE", kSpmmEntriesPerSlice); }
 
+int64_t spmm_deep_rows_min_mean() { return env_count("SDDMM_SPMM_DEEP_ROWS", kSpmmDeepRowsMinMean); }
+
 bool spmm_shared_indices() {
   const int64_t v = env_count("SDDMM_SPMM_SHARED_INDICES", kSpmmSharedIndices ? 1 : 0);
   return v == 1 || (v != 0 && kSpmmSharedIndices);

@@ -145,6 +145,19 @@ constexpr int64_t kSpmmScheduledWaves = 2;
 // the underfilled cases; what it showed (slicing hurts rows that fill the GPU) is the occupancy test.
 constexpr int64_t kSpmmEntriesPerSlice = 8;
 
+// SpMM, float32 features in lane groups narrower than a warp (N <= 64): where the light rows
+// average at least kSpmmDeepRowsMinMean entries, the deep configuration (SpmmConfig's kDeepRows:
+// 16 entries' indices and values loaded at once, the loop unrolled 16 deep, then 4 at a time);
+// sliced rows stay sliced. 0 turns it off; SDDMM_SPMM_DEEP_ROWS overrides. Measured (H200,
+// 2026-11-27, N = 32, one build, SDDMM_SPMM_DEEP_ROWS 0 against 16, best of two rounds, ms):
+// uniform-36000-4M 0.0697 -> 0.0624 (1.00 -> 1.11x cuSPARSE), 106000-3M 0.0606 -> 0.0565,
+// block-diagonal 0.2308 -> 0.2179, uniform-4000-88k 0.0110 -> 0.0104, uniform 8000^2 1.28M-3.2M
+// 2-5 % (3.2M 0.0506 -> 0.0483); SBM 0.1458 -> 0.1468; R-MAT and banded (15 and 11 entries a row)
+// do not take it. Tried and dropped in the same calls: unsliced deep rows on uniform 8000^2 (a
+// block's 32 rows walking their columns together, as cuSPARSE's ALG3) lost 18-43 % (2000 warps
+// leave the GPU idle); 8 entries in flight lost to 16 everywhere (SBM 0.1487 against 0.1785).
+constexpr int64_t kSpmmDeepRowsMinMean = 16;
+
 // SpMM, float32 features in whole-warp groups (N > 64): where the light rows average at least
 // kSpmmSharedIndicesMinMean entries, the warp loads a row's indices and values 32 at a time, one
 // per lane, and hands them round by shuffles (spmm_kernel.cuh), instead of each lane loading each
@@ -334,6 +347,7 @@ int64_t spmm_heavy_row_entries_few();  // SDDMM_SPMM_HEAVY_ROW_ENTRIES_FEW
 int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
+int64_t spmm_deep_rows_min_mean();  // SDDMM_SPMM_DEEP_ROWS
 int spmm_slabs();  // SDDMM_SPMM_SLABS: 1 or 0 when set so, else -1 (the rule)
 double spmm_slab_min_reuse();  // SDDMM_SPMM_SLAB_REUSE
 double spmm_slab_min_reuse_wide_rows();  // SDDMM_SPMM_SLAB_REUSE

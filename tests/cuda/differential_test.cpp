@@ -35,6 +35,18 @@ TEST_SUITE("gpu") {
     for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
   }
 
+  TEST_CASE("gpu: SpMM's narrow lane groups with deep rows everywhere and nowhere (every suite case)") {
+    // By default float32 calls in lane groups narrower than a warp (N <= 64) take the deep
+    // configuration (16 entries in flight) where the light rows average at least 16 entries
+    // (tuning.hpp). At 1 they take it wherever they run: short rows, tails of 0 to 15 entries,
+    // unsliced and sliced rows. At 0 never: the sliced and plain paths of 4 entries in flight.
+    for (const char* mean : {"1", "0"}) {
+      INFO("SDDMM_SPMM_DEEP_ROWS=" << mean);
+      const ScopedEnv deep("SDDMM_SPMM_DEEP_ROWS", mean);
+      for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+    }
+  }
+
   TEST_CASE("gpu: the SDDMM CUDA-core kernel with its grid at 64 waves (suite cases and real graphs)") {
     // Plan creation reads these tuning overrides: up to 64 waves of resident blocks, without the
     // minimum of work per warp, so that the real graphs (88k-187k entries) take more blocks than

@@ -183,6 +183,13 @@ std::vector<SpmmCase> spmm_cases() {
     heavy.seed = seed++;
     cases.push_back(heavy);
   }
+  // The same beside a heavy row with narrow lane groups: float32 takes the deep configuration there
+  // (light rows of 200 entries: src/cuda/spmm/spmm.cu), heavy-row blocks included.
+  for (int64_t n : {32, 64}) {
+    SpmmCase heavy{"long light rows and a heavy row (narrow groups)", long_light_rows_one_heavy(seed), n};
+    heavy.seed = seed++;
+    cases.push_back(heavy);
+  }
   // Very long rows (transposed: columns), on the vector path (N = 32, 128, 256) and off it (33).
   for (int64_t n : {32, 33, 128, 256}) {
     for (bool t : {false, true}) {

@@ -12,7 +12,15 @@
 namespace sddmm::cuda {
 namespace {
 
-enum class SpmmKernel { kVector16, kVector16WholeWarp, kVector16WholeWarpShared, kStrided, kTensorUnits, kSlabs };
+enum class SpmmKernel {
+  kVector16,
+  kVector16Deep,
+  kVector16WholeWarp,
+  kVector16WholeWarpShared,
+  kStrided,
+  kTensorUnits,
+  kSlabs
+};
 
 struct SpmmChoice {
   SpmmKernel kernel;
@@ -63,6 +71,9 @@ constexpr bool is_float32_throughout() {
 //    kSpmmSharedIndicesMinMean entries on average, tuning.hpp with the measurement) and the plan
 //    allows it: the warp loads its row's indices and values 32 at a time, one per lane, and hands
 //    them round by shuffles instead of every lane loading each one.
+//    kVector16Deep instead for float32 features in narrower groups (N <= 64) where the light rows
+//    average at least deep_min_mean entries (tuning.hpp, kSpmmDeepRowsMinMean, with the
+//    measurement; 0: never): 16 entries' indices and values loaded at once; slices as below.
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
 //  - slices: a whole warp takes each light row (32 / group slices) when one lane group per row
@@ -79,7 +90,7 @@ constexpr bool is_float32_throughout() {
 template <typename P>
 SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows,
                               int64_t entries_per_slice, int64_t resident_threads, bool shared_indices,
-                              bool tensor_units, const SlabFacts& slab) {
+                              int64_t deep_min_mean, bool tensor_units, const SlabFacts& slab) {
   using F = typename P::Feature;
   using O = typename P::Output;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -102,10 +113,12 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const int group = lanes_covering(steps);
   const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
   const bool underfilled = light_rows * group < resident_threads;
-  const int slices = underfilled && mean >= entries_per_slice * (32 / group) ? 32 / group : 1;
   const bool whole_warp = vector && group == 32 && std::is_same_v<F, float>;
+  const bool deep = vector && group < 32 && std::is_same_v<F, float> && deep_min_mean > 0 && mean >= deep_min_mean;
+  const int slices = underfilled && mean >= entries_per_slice * (32 / group) ? 32 / group : 1;
   const bool shared = whole_warp && shared_indices && mean >= kSpmmSharedIndicesMinMean;
   const SpmmKernel kernel = !vector      ? SpmmKernel::kStrided
+                            : deep       ? SpmmKernel::kVector16Deep
                             : shared     ? SpmmKernel::kVector16WholeWarpShared
                             : whole_warp ? SpmmKernel::kVector16WholeWarp
                                          : SpmmKernel::kVector16;
@@ -217,11 +230,17 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   const SpmmChoice choice =
       choose_spmm_kernel<P>(x, y, split.light_entries, split.light().size(), a.entries_per_slice,
                             int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock, a.spmm_shared_indices,
-                            !transpose && !a.tiles.strip_units.empty(), slab);
+                            a.spmm_deep_rows_min_mean, !transpose && !a.tiles.strip_units.empty(), slab);
   args.group = choice.group;
   args.slices = choice.slices;
   switch (choice.kernel) {
     case SpmmKernel::kVector16: launch<SpmmConfig<P, 16>, I>(args, split, stream); return;
+    case SpmmKernel::kVector16Deep:
+      if constexpr (std::is_same_v<typename P::Feature, float>) {
+        launch<SpmmConfig<P, 16, false, false, true>, I>(args, split, stream);
+        return;
+      }
+      break;
     case SpmmKernel::kVector16WholeWarp:
       if constexpr (std::is_same_v<typename P::Feature, float>) {
         launch<SpmmConfig<P, 16, true>, I>(args, split, stream);

@@ -11,7 +11,13 @@ namespace sddmm::cuda {
 // kWholeWarpRows: for calls whose lane groups are whole warps (a column tile of 32 lanes, so light
 // rows are never sliced), with more entries in flight. kShareIndices: the group loads its row's
 // indices and values a batch at a time, one per lane, and hands them round by shuffles.
-template <typename P, int kVectorBytes, bool kWholeWarpRows = false, bool kShareIndices = false>
+// kDeepRows: for narrow groups (N <= 64) on long rows (sliced where the rows are few), with
+// 16 entries' indices and values loaded at once (tuning.hpp has the rule and its measurement).
+// ptxas keeps 48 registers there and so only 3-4 of the 16 X rows in flight; with
+// __launch_bounds__(256, 1) it takes 110-120 and issues them all, which was mixed (H200, N = 32:
+// uniform-4000-88k 0.0104 -> 0.0086 ms, uniform-8000-3.2M 0.0483 -> 0.0463, but 106000-3M 0.0565
+// -> 0.0723, SBM 0.1468 -> 0.1744): not taken.
+template <typename P, int kVectorBytes, bool kWholeWarpRows = false, bool kShareIndices = false, bool kDeepRows = false>
 struct SpmmConfig {
   using Types = P;
   using Feature = typename P::Feature;
@@ -29,14 +35,16 @@ struct SpmmConfig {
   // 0.0172, R-MAT 0.487 -> 0.529); 2 lost nearly everywhere (1.043). 8 for whole-warp groups only,
   // against 4 everywhere: 0.969 (two rounds). It costs registers: 48 instead of 40 (sm_90), 5
   // blocks per multiprocessor instead of 6.
-  static constexpr int kEntriesInFlight = kWholeWarpRows ? 8 : 4;
+  static constexpr int kEntriesInFlight = kDeepRows ? 16 : kWholeWarpRows ? 8 : 4;
+  static constexpr bool kDeep = kDeepRows;
   // Shared index loads (spmm_kernel.cuh; spmm.cu says when): a configuration of its own, because
   // the path costs registers wherever it is compiled in, taken or not (sm_90: the float32 kernels
   // 40 -> 48 registers with 20 bytes spilled, whole-warp 48 -> 64; the strided and 16-bit ones
   // spilled 4-64 bytes), and calls that do not take it ran up to 8 % slower in that kernel.
   static constexpr bool kSharedIndices = kShareIndices;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
-  static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 8, "entries in flight per lane");
+  static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 16, "entries in flight per lane");
+  static_assert(!kDeepRows || (!kWholeWarpRows && !kStrided), "deep rows in narrow vector groups");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
   static_assert(!kShareIndices || (kWholeWarpRows && !kStrided), "shared index loads by whole-warp groups");

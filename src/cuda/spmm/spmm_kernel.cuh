@@ -76,6 +76,25 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<t
       for (int t = 0; t < kVec; ++t) acc.v[t] += scale[u] * w.v[t];
     }
   }
+  if constexpr (Config::kDeep) {
+    // The deep configuration's tail: four at a time before one at a time. (Only there: the same loop
+    // in the whole-warp configuration, 8 entries in flight, moved its registers and cost up to 47 %
+    // at N = 128, block-diagonal; H200, 2026-11-27.)
+    for (; e + 4 <= end; e += 4) {
+      int64_t idx[4];
+      Acc scale[4];
+      HeldVector<F, kVec> xv[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        idx[u] = static_cast<int64_t>(a.index[e + u]);
+        scale[u] = a.value != nullptr ? Acc(widen(a.value[e + u])) : Acc(1);
+      }
+#pragma unroll
+      for (int u = 0; u < 4; ++u) xv[u] = load_x<Config, I>(a, idx[u], j);
+#pragma unroll
+      for (int u = 0; u < 4; ++u) add_scaled<Config>(acc, scale[u], xv[u]);
+    }
+  }
   for (; e < end; ++e) {
     const Acc scale = a.value != nullptr ? Acc(widen(a.value[e])) : Acc(1);
     const AccVector<Config> w = widen_held<Acc, F, kVec>(load_x<Config, I>(a, static_cast<int64_t>(a.index[e]), j));
