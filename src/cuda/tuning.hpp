@@ -324,9 +324,12 @@ constexpr bool kUnitCensus = true;
 // and uniform 36000^2 4M (0.8) within 0.5 % (not taken). The crossing lies between 2.4 and 3.0 at
 // N = 256 (1-KB rows: kSpmmSlabMinReuseWideRows), above 3.0 at N = 128 and near 5 at N = 32 (the
 // narrower the rows, the more each entry's shuffles and address work weigh): 4 for rows up to
-// 512 bytes (N = 64 not measured). SDDMM_SPMM_SLAB_REUSE sets both.
+// 512 bytes (N = 64 not measured). SDDMM_SPMM_SLAB_REUSE sets both. Again after the entry stage
+// (H200, 2026-11-27, the same comparison, best of two rounds): N = 256 at 1.92M (1.8) 0.1887 vs
+// 0.1788, 2.56M (2.4) 0.2095 vs 0.2280, so the wide rows' crossing lies between 1.8 and 2.4: 2.25;
+// at N = 32 3.2M 0.0547 vs 0.0488, at N = 128 3.2M 0.1335 vs 0.1324: 4 holds.
 constexpr double kSpmmSlabMinReuse = 4.0;
-constexpr double kSpmmSlabMinReuseWideRows = 2.75;
+constexpr double kSpmmSlabMinReuseWideRows = 2.25;
 
 // Plan creation's scratch (cuda/creation_scratch.cuh) comes from a pool the library keeps per
 // device when it is at most the smaller of kCreationPoolMaxBytes and 1 / kCreationPoolDeviceShare

@@ -95,6 +95,8 @@ struct SpmmSlabConfig {
   static constexpr int kVectorsPerLane = kRowVectors / kGroup;            // 1, or 2 for 1-KB rows
   static constexpr int kEntriesPerStep = 32 / kGroup;                     // entries a warp instruction reads
   static constexpr int kRowsPerWarp = 2;
+  static constexpr int kStageEntries = 32 + kEntriesPerStep;                // a warp's entry stage
+  static constexpr int kStaticSharedBytes = kWarps * kStageEntries * 8 + 64;  // the stages and two barriers
   static_assert(kRowBytes >= 128 && kRowBytes <= 1024 && (kRowBytes & (kRowBytes - 1)) == 0,
                 "slab rows of 128 to 1024 bytes");
 };

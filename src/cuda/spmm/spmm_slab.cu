@@ -25,12 +25,13 @@ template <typename I>
 SlabGeometry slab_geometry(int64_t row_bytes, int compute_capability, int64_t shared_optin) {
   SlabGeometry g;
   if (compute_capability < 80 || row_bytes <= 0) return g;
-  // Two slabs and a row of zeros, beside the kernel's two barriers (64 bytes kept for them).
-  const int64_t slab_rows = (shared_optin - 64 - row_bytes) / 2 / row_bytes;
-  if (slab_rows < 8) return g;
-  const size_t shared_bytes = static_cast<size_t>((2 * slab_rows + 1) * row_bytes);
   with_slab_config(row_bytes, [&](auto config) {
     using Config = decltype(config);
+    // Two slabs and a row of zeros, beside the kernel's static shared memory (its warps' entry
+    // stages and two barriers).
+    const int64_t slab_rows = (shared_optin - Config::kStaticSharedBytes - row_bytes) / 2 / row_bytes;
+    if (slab_rows < 8) return;
+    const size_t shared_bytes = static_cast<size_t>((2 * slab_rows + 1) * row_bytes);
     g.blocks = resident_grid<spmm_slab_kernel<Config, I>>(Config::kThreads, shared_bytes);
     g.slab_rows = slab_rows;
     g.shared_bytes = shared_bytes;

@@ -5,8 +5,9 @@
 // running sum in registers and its place in the entries, with two batches of 32 entries loaded
 // (one a lane: the current and the one ahead, so that a load is in flight while a batch is added);
 // since an outer index's inner indices ascend, the entries of a slab are the next run of its
-// entries, found by a ballot. Lane groups of kGroup lanes take one entry each (its X row read from
-// shared memory, 16 bytes a lane), so a warp instruction adds kEntriesPerStep entries; at the end
+// entries, found by a ballot and written to a stage in shared memory. Lane groups of kGroup lanes
+// take one entry each from the stage (its X row read from shared memory, 16 bytes a lane), so a
+// warp instruction adds kEntriesPerStep entries; at the end
 // the groups' sums are added by a fixed butterfly.
 //
 // Against the light-row kernel (spmm_kernel.cuh), which gathers every entry's X row from L1 or L2,
@@ -109,12 +110,15 @@ __device__ __forceinline__ SlabCursor start_cursor(const SpmmSlabArgs<I>& a, int
 // Adds the outer index's entries whose inner index lies in the slab [first, last), from c.next on,
 // and leaves c.next at the first entry past the slab; a batch used up moves on to the one ahead,
 // and the batch after that is loaded. The slab's rows start at 16-byte piece `slab` of the shared
-// storage at `storage` (a shared-memory address), and piece `zeros` starts a row of zeros: the
-// lane groups with no entry left in a step read it with a scale of 0, so that the step has no
-// branch. Every lane of the warp calls it with the same cursor.
+// storage at `storage` (a shared-memory address), and piece `zeros` starts a row of zeros. Each
+// lane writes its entry into the warp's stage (32 + kEntriesPerStep pieces of 8 bytes, the last
+// kEntriesPerStep always a row of zeros): the byte offset of its X row in the storage and its
+// scale, or the row of zeros and 0 where its entry is not in the slab; a step's lane groups then
+// read their entries from the stage, one 8-byte load each, with no shuffle and no branch (lane
+// groups past the slab's entries read zeros). Every lane of the warp calls it with the same cursor.
 template <typename Config, typename I>
 __device__ __forceinline__ void add_slab_entries(const SpmmSlabArgs<I>& a, unsigned storage, int slab, int zeros,
-                                                 int64_t first, int64_t last, SlabCursor& c,
+                                                 int64_t first, int64_t last, SlabCursor& c, uint2* stage,
                                                  float4 (&acc)[Config::kVectorsPerLane]) {
   constexpr int kGroup = Config::kGroup;
   constexpr int kStep = Config::kEntriesPerStep;
@@ -126,18 +130,19 @@ __device__ __forceinline__ void add_slab_entries(const SpmmSlabArgs<I>& a, unsig
     const bool in = lane >= from && c.current.inner < last;  // lanes from..from+count-1: inner indices ascend
     const int count = __popc(__ballot_sync(0xffffffffu, in));
     const int at = in ? slab + static_cast<int>(c.current.inner - first) * Config::kRowVectors : zeros;
+    stage[lane] = make_uint2(static_cast<unsigned>(at) * 16u, __float_as_uint(in ? c.current.value : 0.0f));
+    __syncwarp();  // the stage is written
 #pragma unroll 4
     for (int u = 0; u < count; u += kStep) {
-      const int src = (from + u + group) & 31;  // lanes past the batch's count read a row of zeros
-      const bool live = u + group < count;
-      const int row_at = __shfl_sync(0xffffffffu, at, src);
-      const float scale = __shfl_sync(0xffffffffu, c.current.value, src);
-      const unsigned address = lane_address + static_cast<unsigned>(live ? row_at : zeros) * 16u;
+      const uint2 entry = stage[from + u + group];  // past the batch's count: a row of zeros, scale 0
+      const unsigned address = lane_address + entry.x;
+      const float scale = __uint_as_float(entry.y);
 #pragma unroll
       for (int p = 0; p < Config::kVectorsPerLane; ++p) {
-        add_scaled4(acc[p], live ? scale : 0.0f, load_shared_16(address + p * kGroup * 16));
+        add_scaled4(acc[p], scale, load_shared_16(address + p * kGroup * 16));
       }
     }
+    __syncwarp();  // the stage is read before the next pass writes it
     c.next += count;
     if (c.next < c.base + 32) break;  // the rest of the batch lies past the slab (or the entries end)
     c.base += 32;
@@ -169,12 +174,14 @@ __global__ void __launch_bounds__(Config::kThreads, 1) spmm_slab_kernel(const Sp
   }
 
   __shared__ unsigned long long slab_barriers[2];  // sm_90: slab s completes on barrier s % 2
+  __shared__ uint2 entry_stage[Config::kWarps][Config::kStageEntries];  // each warp's stage (add_slab_entries)
   const int64_t slabs = (a.inner + a.slab_rows - 1) / a.slab_rows;
   const int64_t slab_vectors = a.slab_rows * Config::kRowVectors;
   const unsigned storage = shared_address(slab_storage);
   const unsigned barriers = shared_address(slab_barriers);
   const int zeros = static_cast<int>(2 * slab_vectors);  // a row of zeros after the two slabs
   if (threadIdx.x < Config::kRowVectors) slab_storage[zeros + threadIdx.x] = make_float4(0.f, 0.f, 0.f, 0.f);
+  if (lane < Config::kEntriesPerStep) entry_stage[warp][32 + lane] = make_uint2(static_cast<unsigned>(zeros) * 16u, 0u);
 #if SDDMM_BULK_COPY_DEVICE
   if (threadIdx.x == 0) {
     barrier_init(barriers, 1);
@@ -199,7 +206,7 @@ __global__ void __launch_bounds__(Config::kThreads, 1) spmm_slab_kernel(const Sp
     const int slab = static_cast<int>((s & 1) * slab_vectors);
 #pragma unroll
     for (int j = 0; j < kRows; ++j) {
-      add_slab_entries<Config, I>(a, storage, slab, zeros, first, last, cursor[j], acc[j]);
+      add_slab_entries<Config, I>(a, storage, slab, zeros, first, last, cursor[j], entry_stage[warp], acc[j]);
     }
     __syncthreads();  // nobody reads this buffer when the next iteration's copy into it starts
   }
