@@ -44,9 +44,33 @@ __device__ __forceinline__ unsigned group_mask(int group) {
   return group == 32 ? 0xffffffffu : ((1u << group) - 1u) << first;
 }
 
-// Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end), in entry order. Entries go
-// kEntriesInFlight at a time: their indices, values and X rows are all loaded before the
-// arithmetic, so several gathers are outstanding per lane instead of one.
+// acc += value[e + u] * x(index[e + u], j .. j + kVec) for u < kN, in that order: the kN entries'
+// indices, values and X rows are all loaded before the arithmetic, so that kN gathers are
+// outstanding per lane instead of one.
+template <typename Config, int kN, typename I>
+__device__ __forceinline__ void add_entries_in_flight(const SpmmArgs<typename Config::Types, I>& a, int64_t e,
+                                                      int64_t j, AccVector<Config>& acc) {
+  using Acc = typename Config::Accumulator;
+  int64_t idx[kN];
+  Acc scale[kN];
+  HeldVector<typename Config::Feature, Config::kVec> xv[kN];
+#pragma unroll
+  for (int u = 0; u < kN; ++u) {
+    idx[u] = static_cast<int64_t>(a.index[e + u]);
+    scale[u] = a.value != nullptr ? Acc(widen(a.value[e + u])) : Acc(1);
+  }
+#pragma unroll
+  for (int u = 0; u < kN; ++u) xv[u] = load_x<Config, I>(a, idx[u], j);
+#pragma unroll
+  for (int u = 0; u < kN; ++u) {
+    const AccVector<Config> w = widen_held<Acc, typename Config::Feature, Config::kVec>(xv[u]);
+#pragma unroll
+    for (int t = 0; t < Config::kVec; ++t) acc.v[t] += scale[u] * w.v[t];
+  }
+}
+
+// Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end), in entry order, entries
+// kEntriesInFlight at a time (add_entries_in_flight).
 template <typename Config, typename I>
 __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<typename Config::Types, I>& a, int64_t begin,
                                                                 int64_t end, int64_t j) {
@@ -58,42 +82,12 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<t
 #pragma unroll
   for (int t = 0; t < kVec; ++t) acc.v[t] = Acc(0);
   int64_t e = begin;
-  for (; e + kU <= end; e += kU) {
-    int64_t idx[kU];
-    Acc scale[kU];
-    HeldVector<F, kVec> xv[kU];
-#pragma unroll
-    for (int u = 0; u < kU; ++u) {
-      idx[u] = static_cast<int64_t>(a.index[e + u]);
-      scale[u] = a.value != nullptr ? Acc(widen(a.value[e + u])) : Acc(1);
-    }
-#pragma unroll
-    for (int u = 0; u < kU; ++u) xv[u] = load_x<Config, I>(a, idx[u], j);
-#pragma unroll
-    for (int u = 0; u < kU; ++u) {
-      const AccVector<Config> w = widen_held<Acc, F, kVec>(xv[u]);
-#pragma unroll
-      for (int t = 0; t < kVec; ++t) acc.v[t] += scale[u] * w.v[t];
-    }
-  }
+  for (; e + kU <= end; e += kU) add_entries_in_flight<Config, kU, I>(a, e, j, acc);
   if constexpr (Config::kDeep) {
     // The deep configuration's tail: four at a time before one at a time. (Only there: the same loop
     // in the whole-warp configuration, 8 entries in flight, moved its registers and cost up to 47 %
     // at N = 128, block-diagonal; H200, 2026-11-27.)
-    for (; e + 4 <= end; e += 4) {
-      int64_t idx[4];
-      Acc scale[4];
-      HeldVector<F, kVec> xv[4];
-#pragma unroll
-      for (int u = 0; u < 4; ++u) {
-        idx[u] = static_cast<int64_t>(a.index[e + u]);
-        scale[u] = a.value != nullptr ? Acc(widen(a.value[e + u])) : Acc(1);
-      }
-#pragma unroll
-      for (int u = 0; u < 4; ++u) xv[u] = load_x<Config, I>(a, idx[u], j);
-#pragma unroll
-      for (int u = 0; u < 4; ++u) add_scaled<Config>(acc, scale[u], xv[u]);
-    }
+    for (; e + 4 <= end; e += 4) add_entries_in_flight<Config, 4, I>(a, e, j, acc);
   }
   for (; e < end; ++e) {
     const Acc scale = a.value != nullptr ? Acc(widen(a.value[e])) : Acc(1);
