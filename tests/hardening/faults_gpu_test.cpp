@@ -6,11 +6,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "cuda/tuning.hpp"  // the pool's bound
+#include "cuda/tuning.hpp"  // the pool's bound (creation_pool_bytes)
 #include "differential.hpp"
 #include "memory.hpp"
 #include "sddmm.h"
@@ -69,11 +68,9 @@ TEST_SUITE("gpu") {
     create_and_destroy(small, stream);  // kernels loaded (lazy module loading keeps that memory)
     size_t free = 0, total = 0;
     REQUIRE(cudaMemGetInfo(&free, &total) == cudaSuccess);
-    // The bound as tuning.hpp sets it when SDDMM_CREATION_POOL_BYTES does not; 2 MiB for the pool's granularity.
-    const char* env = std::getenv("SDDMM_CREATION_POOL_BYTES");
-    const size_t bound = env != nullptr ? std::strtoull(env, nullptr, 10)
-                                        : std::min(static_cast<size_t>(cuda::kCreationPoolMaxBytes),
-                                                   total / static_cast<size_t>(cuda::kCreationPoolDeviceShare));
+    // The bound as the library sets it (src/cuda/tuning.cpp, compiled into the tests); 2 MiB below
+    // for the pool's granularity.
+    const size_t bound = cuda::creation_pool_bytes(total);
     std::vector<size_t> after;
     size_t held = 0;
     bool steady = false;
