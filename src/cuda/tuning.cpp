@@ -40,6 +40,11 @@ int64_t spmm_entries_per_slice() { return env_count("SDDMM_SPMM_ENTRIES_PER_SLIC
 
 int64_t spmm_deep_rows_min_mean() { return env_count("SDDMM_SPMM_DEEP_ROWS", kSpmmDeepRowsMinMean); }
 
+int spmm_few_rows() {
+  const int64_t v = env_count("SDDMM_SPMM_FEW_ROWS", -1);
+  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
+}
+
 bool spmm_shared_indices() {
   const int64_t v = env_count("SDDMM_SPMM_SHARED_INDICES", kSpmmSharedIndices ? 1 : 0);
   return v == 1 || (v != 0 && kSpmmSharedIndices);

@@ -148,15 +148,36 @@ constexpr int64_t kSpmmEntriesPerSlice = 8;
 // SpMM, float32 features in lane groups narrower than a warp (N <= 64): where the light rows
 // average at least kSpmmDeepRowsMinMean entries, the deep configuration (SpmmConfig's kDeepRows:
 // 16 entries' indices and values loaded at once, the loop unrolled 16 deep, then 4 at a time);
-// sliced rows stay sliced. 0 turns it off; SDDMM_SPMM_DEEP_ROWS overrides. Measured (H200,
+// sliced rows stay sliced where they are not few (below). 0 turns it off; SDDMM_SPMM_DEEP_ROWS
+// overrides. Measured (H200,
 // 2026-11-27, N = 32, one build, SDDMM_SPMM_DEEP_ROWS 0 against 16, best of two rounds, ms):
 // uniform-36000-4M 0.0697 -> 0.0624 (1.00 -> 1.11x cuSPARSE), 106000-3M 0.0606 -> 0.0565,
 // block-diagonal 0.2308 -> 0.2179, uniform-4000-88k 0.0110 -> 0.0104, uniform 8000^2 1.28M-3.2M
 // 2-5 % (3.2M 0.0506 -> 0.0483); SBM 0.1458 -> 0.1468; R-MAT and banded (15 and 11 entries a row)
-// do not take it. Tried and dropped in the same calls: unsliced deep rows on uniform 8000^2 (a
-// block's 32 rows walking their columns together, as cuSPARSE's ALG3) lost 18-43 % (2000 warps
-// leave the GPU idle); 8 entries in flight lost to 16 everywhere (SBM 0.1487 against 0.1785).
+// do not take it. Tried in the same calls: unsliced deep rows on uniform 8000^2 (a block's 32 rows
+// walking their columns together, as cuSPARSE's ALG3) lost 18-43 % with the registers bounded at
+// 48 (3-4 of the 16 X rows in flight), and won with them unbounded (the few-rows rule below); 8
+// entries in flight lost to 16 everywhere (SBM 0.1487 against 0.1785).
 constexpr int64_t kSpmmDeepRowsMinMean = 16;
+
+// SpMM, the deep configuration where its light rows are few: one lane group per row, never sliced,
+// with registers unbounded (SpmmFewRowsConfig: __launch_bounds__(256, 1), 110-120 registers on
+// sm_90, 2 blocks per multiprocessor, all 16 X rows in flight), where the rows' groups fill at most
+// kSpmmFewRowsMaxWaves waves of that kernel's resident threads and, where the slicing rule would
+// slice them, at least kSpmmFewRowsMinWavesSliced of one. The rows of a block then walk their
+// columns side by side, as cuSPARSE's CSR_ALG3 (250 blocks of 32 rows, 255 registers, 66 % L1
+// hits on uniform 8000^2). SDDMM_SPMM_FEW_ROWS=0 / 1 turns it off / on wherever deep rows run.
+// Measured (H200, 2026-11-27, one build, two rounds, best, ms; sliced rule / unsliced with the
+// registers bounded / unsliced unbounded), N = 32 (8000 rows: 0.95 of a wave): uniform 8000^2
+// 640k 0.0173 / 0.0209 / 0.0156, 1.28M 0.0252 / 0.0343 / 0.0234, 1.92M 0.0334 / 0.0477 / 0.0310,
+// 2.56M 0.0407 / 0.0605 / 0.0389, 3.2M 0.0488 / 0.0730 / 0.0459, 6.4M (slab kernel off) 0.0893 /
+// 0.1340 / 0.0780; uniform-4000-88k (unsliced by the rule, 0.47 of a wave) 0.0106 / - / 0.0087.
+// N = 64 (8000 rows: 1.9 waves): 640k 0.0251 / 0.0220 / 0.0243, 1.28M 0.0393 / 0.0349 / 0.0373,
+// 2.56M 0.0663 / 0.0623 / 0.0616, 6.4M 0.1433 / 0.1431 / 0.1367; uniform-4000-88k 0.0096 / 0.0100
+// / 0.0091. Sliced rows with registers unbounded lost (640k N = 32 0.0173 -> 0.0186, N = 64 0.0251
+// -> 0.0264). Rows that fill more (36000^2 and up, SBM) do not take it.
+constexpr double kSpmmFewRowsMaxWaves = 2.0;
+constexpr double kSpmmFewRowsMinWavesSliced = 0.9;
 
 // SpMM, float32 features in whole-warp groups (N > 64): where the light rows average at least
 // kSpmmSharedIndicesMinMean entries, the warp loads a row's indices and values 32 at a time, one
@@ -351,6 +372,7 @@ int64_t spmm_heavy_row_mean_factor();  // SDDMM_SPMM_HEAVY_ROW_FACTOR
 int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
 int64_t spmm_deep_rows_min_mean();  // SDDMM_SPMM_DEEP_ROWS
+int spmm_few_rows();  // SDDMM_SPMM_FEW_ROWS: 1 or 0, else -1 (the rule)
 int spmm_slabs();  // SDDMM_SPMM_SLABS: 1 or 0 when set so, else -1 (the rule)
 double spmm_slab_min_reuse();  // SDDMM_SPMM_SLAB_REUSE
 double spmm_slab_min_reuse_wide_rows();  // SDDMM_SPMM_SLAB_REUSE

@@ -37,12 +37,21 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("gpu: SpMM's narrow lane groups with deep rows everywhere and nowhere (every suite case)") {
     // By default float32 calls in lane groups narrower than a warp (N <= 64) take the deep
-    // configuration (16 entries in flight) where the light rows average at least 16 entries
-    // (tuning.hpp). At 1 they take it wherever they run: short rows, tails of 0 to 15 entries,
-    // unsliced and sliced rows. At 0 never: the sliced and plain paths of 4 entries in flight.
-    for (const char* mean : {"1", "0"}) {
-      INFO("SDDMM_SPMM_DEEP_ROWS=" << mean);
-      const ScopedEnv deep("SDDMM_SPMM_DEEP_ROWS", mean);
+    // configuration (16 entries in flight) where the light rows average at least 16 entries, and
+    // its few-rows form (registers unbounded, never sliced) where those rows are few (tuning.hpp).
+    // Deep rows at 1 take it wherever they run: short rows, tails of 0 to 15 entries; by the
+    // few-rows rule the suite's small cases then run few-rows where they would be unsliced and
+    // sliced where they would be sliced; SDDMM_SPMM_FEW_ROWS=1 runs few-rows on every case (long
+    // rows, beside heavy rows), 0 the plain deep kernel unsliced and sliced. Deep rows at 0 never:
+    // the sliced and plain paths of 4 entries in flight.
+    const struct {
+      const char* mean;
+      const char* few_rows;  // nullptr: the rule
+    } settings[] = {{"1", nullptr}, {"1", "1"}, {"1", "0"}, {"0", nullptr}};
+    for (const auto& s : settings) {
+      INFO("SDDMM_SPMM_DEEP_ROWS=" << s.mean << " SDDMM_SPMM_FEW_ROWS=" << (s.few_rows != nullptr ? s.few_rows : "(rule)"));
+      const ScopedEnv deep("SDDMM_SPMM_DEEP_ROWS", s.mean);
+      const ScopedEnv few("SDDMM_SPMM_FEW_ROWS", s.few_rows);
       for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
     }
   }

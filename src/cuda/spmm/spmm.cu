@@ -15,6 +15,7 @@ namespace {
 enum class SpmmKernel {
   kVector16,
   kVector16Deep,
+  kVector16DeepFewRows,
   kVector16WholeWarp,
   kVector16WholeWarpShared,
   kStrided,
@@ -46,6 +47,13 @@ struct SlabFacts {
   SlabGeometry geometry;        // the kernel's shape for this call's rows of X (blocks 0: it cannot run)
 };
 
+// What the deep configuration's rule asks of a plan and a call (choose_spmm_kernel).
+struct DeepFacts {
+  int64_t min_mean = 0;               // the plan's spmm_deep_rows_min_mean (0: never)
+  int few_rows = -1;                  // the plan's spmm_few_rows: 1 wherever deep rows run, 0 never, -1 the rule
+  int64_t few_rows_threads = 0;       // threads the few-rows kernel runs at once on this device
+};
+
 template <typename P>
 constexpr bool is_float32_throughout() {
   return std::is_same_v<typename P::Feature, float> && std::is_same_v<typename P::Value, float> &&
@@ -74,6 +82,13 @@ constexpr bool is_float32_throughout() {
 //    kVector16Deep instead for float32 features in narrower groups (N <= 64) where the light rows
 //    average at least deep_min_mean entries (tuning.hpp, kSpmmDeepRowsMinMean, with the
 //    measurement; 0: never): 16 entries' indices and values loaded at once; slices as below.
+//    kVector16DeepFewRows instead where the light rows are few (the rule below; tuning.hpp,
+//    kSpmmFewRowsMaxWaves, has the measurement): the same configuration with registers unbounded
+//    (SpmmFewRowsConfig: all 16 X rows in flight) and never sliced, one lane group per row, as
+//    cuSPARSE's CSR_ALG3 runs a block's 32 rows side by side. Taken where the rows' lane groups
+//    fill at most kSpmmFewRowsMaxWaves waves of that kernel, and, where the rule below would
+//    slice the rows, at least kSpmmFewRowsMinWavesSliced of one (fewer would leave multiprocessors
+//    idle that slices keep busy: not measured there, so such rows stay sliced).
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
 //  - slices: a whole warp takes each light row (32 / group slices) when one lane group per row
@@ -90,7 +105,7 @@ constexpr bool is_float32_throughout() {
 template <typename P>
 SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t light_entries, int64_t light_rows,
                               int64_t entries_per_slice, int64_t resident_threads, bool shared_indices,
-                              int64_t deep_min_mean, bool tensor_units, const SlabFacts& slab) {
+                              const DeepFacts& deep_facts, bool tensor_units, const SlabFacts& slab) {
   using F = typename P::Feature;
   using O = typename P::Output;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
@@ -114,10 +129,18 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
   const bool underfilled = light_rows * group < resident_threads;
   const bool whole_warp = vector && group == 32 && std::is_same_v<F, float>;
-  const bool deep = vector && group < 32 && std::is_same_v<F, float> && deep_min_mean > 0 && mean >= deep_min_mean;
-  const int slices = underfilled && mean >= entries_per_slice * (32 / group) ? 32 / group : 1;
+  const bool deep = vector && group < 32 && std::is_same_v<F, float> && deep_facts.min_mean > 0 &&
+                    mean >= deep_facts.min_mean;
+  const bool sliced = underfilled && mean >= entries_per_slice * (32 / group);
+  const double few_waves = static_cast<double>(light_rows * group) /
+                           static_cast<double>(deep_facts.few_rows_threads > 0 ? deep_facts.few_rows_threads : 1);
+  const bool few = deep && deep_facts.few_rows != 0 && deep_facts.few_rows_threads > 0 &&
+                   (deep_facts.few_rows == 1 || (few_waves <= kSpmmFewRowsMaxWaves &&
+                                                 (!sliced || few_waves >= kSpmmFewRowsMinWavesSliced)));
+  const int slices = sliced && !few ? 32 / group : 1;
   const bool shared = whole_warp && shared_indices && mean >= kSpmmSharedIndicesMinMean;
   const SpmmKernel kernel = !vector      ? SpmmKernel::kStrided
+                            : few        ? SpmmKernel::kVector16DeepFewRows
                             : deep       ? SpmmKernel::kVector16Deep
                             : shared     ? SpmmKernel::kVector16WholeWarpShared
                             : whole_warp ? SpmmKernel::kVector16WholeWarp
@@ -132,8 +155,9 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
 template <typename Config, typename I>
 void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split, cudaStream_t stream) {
   constexpr int kThreads = Config::kThreadsPerBlock;
-  // Whole-warp groups leave no room for slices (32 / group = 1): no sliced instantiation.
-  constexpr bool kMaySlice = !Config::kWholeWarp;
+  // Whole-warp groups leave no room for slices (32 / group = 1), and the few-rows configuration is
+  // taken unsliced only (choose_spmm_kernel): no sliced instantiation.
+  constexpr bool kMaySlice = !Config::kWholeWarp && Config::kMinBlocks == 0;
   const bool sliced = kMaySlice && args.slices > 1;
   const int resident_blocks = sliced ? resident_grid<spmm_kernel<Config, I, kMaySlice>>(kThreads, 0)
                                      : resident_grid<spmm_kernel<Config, I, false>>(kThreads, 0);
@@ -227,10 +251,20 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
       slab.geometry = slab_geometry<I>(y.cols * int64_t{sizeof(float)}, a.compute_capability, a.shared_optin);
     }
   }
+  DeepFacts deep;
+  deep.min_mean = a.spmm_deep_rows_min_mean;
+  deep.few_rows = a.spmm_few_rows;
+  if constexpr (std::is_same_v<typename P::Feature, float>) {
+    if (deep.min_mean > 0 && deep.few_rows != 0) {  // an occupancy query, cached per device
+      using FewRows = SpmmFewRowsConfig<SpmmConfig<P, 16, false, false, true>>;
+      deep.few_rows_threads = int64_t{resident_grid<spmm_kernel<FewRows, I, false>>(FewRows::kThreadsPerBlock, 0)} *
+                              FewRows::kThreadsPerBlock;
+    }
+  }
   const SpmmChoice choice =
       choose_spmm_kernel<P>(x, y, split.light_entries, split.light().size(), a.entries_per_slice,
                             int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock, a.spmm_shared_indices,
-                            a.spmm_deep_rows_min_mean, !transpose && !a.tiles.strip_units.empty(), slab);
+                            deep, !transpose && !a.tiles.strip_units.empty(), slab);
   args.group = choice.group;
   args.slices = choice.slices;
   switch (choice.kernel) {
@@ -238,6 +272,12 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
     case SpmmKernel::kVector16Deep:
       if constexpr (std::is_same_v<typename P::Feature, float>) {
         launch<SpmmConfig<P, 16, false, false, true>, I>(args, split, stream);
+        return;
+      }
+      break;
+    case SpmmKernel::kVector16DeepFewRows:
+      if constexpr (std::is_same_v<typename P::Feature, float>) {
+        launch<SpmmFewRowsConfig<SpmmConfig<P, 16, false, false, true>>, I>(args, split, stream);
         return;
       }
       break;

@@ -14,9 +14,9 @@ namespace sddmm::cuda {
 // kDeepRows: for narrow groups (N <= 64) on long rows (sliced where the rows are few), with
 // 16 entries' indices and values loaded at once (tuning.hpp has the rule and its measurement).
 // ptxas keeps 48 registers there and so only 3-4 of the 16 X rows in flight; with
-// __launch_bounds__(256, 1) it takes 110-120 and issues them all, which was mixed (H200, N = 32:
-// uniform-4000-88k 0.0104 -> 0.0086 ms, uniform-8000-3.2M 0.0483 -> 0.0463, but 106000-3M 0.0565
-// -> 0.0723, SBM 0.1468 -> 0.1744): not taken.
+// __launch_bounds__(256, 1) it takes 110-120 and issues them all, which lost where the rows fill
+// the GPU (H200, N = 32: 106000-3M 0.0565 -> 0.0723, SBM 0.1468 -> 0.1744) and won where they are
+// few: SpmmFewRowsConfig below, taken by the rule in spmm.cu (tuning.hpp, kSpmmFewRowsMaxWaves).
 template <typename P, int kVectorBytes, bool kWholeWarpRows = false, bool kShareIndices = false, bool kDeepRows = false>
 struct SpmmConfig {
   using Types = P;
@@ -42,12 +42,22 @@ struct SpmmConfig {
   // 40 -> 48 registers with 20 bytes spilled, whole-warp 48 -> 64; the strided and 16-bit ones
   // spilled 4-64 bytes), and calls that do not take it ran up to 8 % slower in that kernel.
   static constexpr bool kSharedIndices = kShareIndices;
+  // __launch_bounds__'s blocks per multiprocessor (0: none asked; SpmmFewRowsConfig asks 1).
+  static constexpr int kMinBlocks = 0;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 16, "entries in flight per lane");
   static_assert(!kDeepRows || (!kWholeWarpRows && !kStrided), "deep rows in narrow vector groups");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
   static_assert(!kShareIndices || (kWholeWarpRows && !kStrided), "shared index loads by whole-warp groups");
+};
+
+// A configuration for calls whose light rows do not fill the GPU (spmm.cu says when): the same
+// kernel with __launch_bounds__(threads, 1), so that ptxas may use the registers a full GPU would
+// have shared out; the deep configuration then keeps all of its 16 X rows in flight instead of 3-4.
+template <typename Base>
+struct SpmmFewRowsConfig : Base {
+  static constexpr int kMinBlocks = 1;
 };
 
 // One launch: y(o, :) = sum over entries e of o of value[e] * x(index[e], :) for every outer index o

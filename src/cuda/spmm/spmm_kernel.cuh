@@ -295,7 +295,7 @@ __device__ __forceinline__ void heavy_row(const SpmmArgs<typename Config::Types,
 // persistent grid; both kinds in one launch, so that light rows fill the GPU beside the long rows
 // instead of after them.
 template <typename Config, typename I, bool kSliced>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock) spmm_kernel(const SpmmArgs<typename Config::Types, I> a) {
+__global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocks) spmm_kernel(const SpmmArgs<typename Config::Types, I> a) {
   if (static_cast<int64_t>(blockIdx.x) < a.heavy_blocks) {
     heavy_row<Config, I>(a, static_cast<int>(blockIdx.x));
   } else {
