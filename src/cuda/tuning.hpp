@@ -148,9 +148,9 @@ constexpr int64_t kSpmmEntriesPerSlice = 8;
 // SpMM, float32 features in lane groups narrower than a warp (N <= 64): where the light rows
 // average at least kSpmmDeepRowsMinMean entries, the deep configuration (SpmmConfig's kDeepRows:
 // 16 entries' indices and values loaded at once, the loop unrolled 16 deep, then 4 at a time);
-// sliced rows stay sliced where they are not few (below). 0 turns it off; SDDMM_SPMM_DEEP_ROWS
-// overrides. Measured (H200,
-// 2026-11-27, N = 32, one build, SDDMM_SPMM_DEEP_ROWS 0 against 16, best of two rounds, ms):
+// sliced rows stay sliced unless the few-rows rule below takes them. 0 turns it off;
+// SDDMM_SPMM_DEEP_ROWS overrides. Measured (H200, 2026-11-27, N = 32, one build,
+// SDDMM_SPMM_DEEP_ROWS 0 against 16, best of two rounds, ms):
 // uniform-36000-4M 0.0697 -> 0.0624 (1.00 -> 1.11x cuSPARSE), 106000-3M 0.0606 -> 0.0565,
 // block-diagonal 0.2308 -> 0.2179, uniform-4000-88k 0.0110 -> 0.0104, uniform 8000^2 1.28M-3.2M
 // 2-5 % (3.2M 0.0506 -> 0.0483); SBM 0.1458 -> 0.1468; R-MAT and banded (15 and 11 entries a row)

@@ -54,6 +54,10 @@ struct DeepFacts {
   int64_t few_rows_threads = 0;       // threads the few-rows kernel runs at once on this device
 };
 
+// The deep configuration's few-rows form (SpmmFewRowsConfig), for float32 features.
+template <typename P>
+using SpmmDeepFewRowsConfig = SpmmFewRowsConfig<SpmmConfig<P, 16, false, false, true>>;
+
 template <typename P>
 constexpr bool is_float32_throughout() {
   return std::is_same_v<typename P::Feature, float> && std::is_same_v<typename P::Value, float> &&
@@ -256,7 +260,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   deep.few_rows = a.spmm_few_rows;
   if constexpr (std::is_same_v<typename P::Feature, float>) {
     if (deep.min_mean > 0 && deep.few_rows != 0) {  // an occupancy query, cached per device
-      using FewRows = SpmmFewRowsConfig<SpmmConfig<P, 16, false, false, true>>;
+      using FewRows = SpmmDeepFewRowsConfig<P>;
       deep.few_rows_threads = int64_t{resident_grid<spmm_kernel<FewRows, I, false>>(FewRows::kThreadsPerBlock, 0)} *
                               FewRows::kThreadsPerBlock;
     }
@@ -277,7 +281,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
       break;
     case SpmmKernel::kVector16DeepFewRows:
       if constexpr (std::is_same_v<typename P::Feature, float>) {
-        launch<SpmmFewRowsConfig<SpmmConfig<P, 16, false, false, true>>, I>(args, split, stream);
+        launch<SpmmDeepFewRowsConfig<P>, I>(args, split, stream);
         return;
       }
       break;

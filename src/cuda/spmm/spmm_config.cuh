@@ -11,8 +11,9 @@ namespace sddmm::cuda {
 // kWholeWarpRows: for calls whose lane groups are whole warps (a column tile of 32 lanes, so light
 // rows are never sliced), with more entries in flight. kShareIndices: the group loads its row's
 // indices and values a batch at a time, one per lane, and hands them round by shuffles.
-// kDeepRows: for narrow groups (N <= 64) on long rows (sliced where the rows are few), with
-// 16 entries' indices and values loaded at once (tuning.hpp has the rule and its measurement).
+// kDeepRows: for narrow groups (N <= 64) on long rows (sliced where the rows are few, unless
+// SpmmFewRowsConfig below takes them unsliced), with 16 entries' indices and values loaded at once
+// (tuning.hpp has the rule and its measurement).
 // ptxas keeps 48 registers there and so only 3-4 of the 16 X rows in flight; with
 // __launch_bounds__(256, 1) it takes 110-120 and issues them all, which lost where the rows fill
 // the GPU (H200, N = 32: 106000-3M 0.0565 -> 0.0723, SBM 0.1468 -> 0.1744) and won where they are
