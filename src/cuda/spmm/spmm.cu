@@ -236,6 +236,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.value = transpose ? a.csc_value.get() : a.entry_value.get();
   args.x = static_cast<const typename P::Feature*>(x.data);
   args.x_row_stride = x.row_stride();
+  const int64_t x_pitch = x.row_stride() * int64_t{sizeof(typename P::Feature)};
+  args.x_row_pitch = pitch_fits_32(x_pitch) ? static_cast<uint32_t>(x_pitch) : 0u;
   args.x_col_stride = x.col_stride();
   args.y = static_cast<typename P::Output*>(y.data);
   args.y_row_stride = y.row_stride();
@@ -257,7 +259,8 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   }
   DeepFacts deep;
   deep.min_mean = a.spmm_deep_rows_min_mean;
-  deep.few_rows = a.spmm_few_rows;
+  // The few-rows kernel addresses X's rows in 32-bit pitches with 32-bit plan indices (load_x).
+  deep.few_rows = sizeof(I) == 4 && args.x_row_pitch == 0 ? 0 : a.spmm_few_rows;
   if constexpr (std::is_same_v<typename P::Feature, float>) {
     if (deep.min_mean > 0 && deep.few_rows != 0) {  // an occupancy query, cached per device
       using FewRows = SpmmDeepFewRowsConfig<P>;

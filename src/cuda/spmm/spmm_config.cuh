@@ -45,6 +45,9 @@ struct SpmmConfig {
   static constexpr bool kSharedIndices = kShareIndices;
   // __launch_bounds__'s blocks per multiprocessor (0: none asked; SpmmFewRowsConfig asks 1).
   static constexpr int kMinBlocks = 0;
+  // X's rows addressed from the lane's column and, with 32-bit plan indices, a 32-bit row pitch
+  // (load_x; SpmmFewRowsConfig turns it on).
+  static constexpr bool kLineAddresses = false;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 16, "entries in flight per lane");
   static_assert(!kDeepRows || (!kWholeWarpRows && !kStrided), "deep rows in narrow vector groups");
@@ -56,9 +59,18 @@ struct SpmmConfig {
 // A configuration for calls whose light rows do not fill the GPU (spmm.cu says when): the same
 // kernel with __launch_bounds__(threads, 1), so that ptxas may use the registers a full GPU would
 // have shared out; the deep configuration then keeps all of its 16 X rows in flight instead of 3-4.
+// Its X addresses start from the lane's column, and with 32-bit plan indices take one 32 x 32 -> 64
+// multiply-add per X row (line_address.cuh): sm_90 SASS of the float32 kernel's 16-entry round 253
+// -> 156 instructions at 110 registers. Measured (H200, 2026-11-27, side by side with 64-bit
+// addresses, best of two rounds, ms): uniform 8000^2 at N = 32 640k 0.0154 -> 0.0152, 1.92M 0.0309
+// -> 0.0297, 3.2M 0.0453 -> 0.0434; at N = 64 640k 0.0241 -> 0.0231, 3.2M 0.0732 -> 0.0692; the
+// suite's other cells within 1 % but the 8-us graphs (cora, citeseer: +0.2-0.3 us, noise level).
+// The other configurations keep 64-bit addresses: the light-row kernel lost with them (registers
+// moved; line_address.cuh has the measurement).
 template <typename Base>
 struct SpmmFewRowsConfig : Base {
   static constexpr int kMinBlocks = 1;
+  static constexpr bool kLineAddresses = !Base::kStrided;
 };
 
 // One launch: y(o, :) = sum over entries e of o of value[e] * x(index[e], :) for every outer index o
@@ -88,6 +100,7 @@ struct SpmmArgs {
   int slices = 1;            // lane groups per light row: 1, or 32 / group (a warp per row)
   int heavy_tiles = 1;       // column tiles per heavy row
   int64_t heavy_blocks = 0;  // heavy_count * heavy_tiles: the launch's first blocks
+  uint32_t x_row_pitch = 0;          // x_row_stride in bytes where it fits 32 bits, else 0 (kLineAddresses)
 };
 
 // The slab kernel (spmm_slab_kernel.cuh): float32 throughout, X and Y row-major with 16-byte

@@ -6,6 +6,7 @@
 //    small), or a warp per row when the rows are few and long.
 #pragma once
 
+#include "cuda/line_address.cuh"
 #include "cuda/precision.cuh"
 #include "cuda/spmm/spmm_config.cuh"
 #include "cuda/vector.cuh"
@@ -17,6 +18,9 @@ template <typename Config, typename I>
 __device__ __forceinline__ HeldVector<typename Config::Feature, Config::kVec> load_x(
     const SpmmArgs<typename Config::Types, I>& a, int64_t i, int64_t j) {
   using F = typename Config::Feature;
+  if constexpr (Config::kLineAddresses) {
+    return load_held<F, Config::kVec>(line_at(a.x + j, static_cast<I>(i), a.x_row_stride, a.x_row_pitch));
+  }
   const F* xr = a.x + i * a.x_row_stride;
   if constexpr (Config::kStrided) {
     return HeldVector<F, 1>{{xr[j * a.x_col_stride]}};
