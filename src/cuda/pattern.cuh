@@ -10,6 +10,7 @@
 #include "cuda/panels.cuh"
 #include "cuda/runtime.cuh"
 #include "cuda/tiles.cuh"
+#include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 
@@ -52,8 +53,7 @@ struct DevicePattern {
   int spmm_few_rows = -1;            // SDDMM_SPMM_FEW_ROWS: 1 deep rows unsliced with registers unbounded wherever deep, 0 never, -1 by rule
   bool rows_ascending = false;       // every row's columns ascend (CSC's rows always do): the SpMM slab kernel's need
   int spmm_slabs = -1;               // SDDMM_SPMM_SLABS: 1 slabs wherever they run, 0 never, -1 by rule
-  double spmm_slab_min_reuse = 0.0;  // ... the rule's threshold for rows up to 512 bytes (tuning.hpp)
-  double spmm_slab_min_reuse_wide_rows = 0.0;  // ... and for 1-KB rows
+  SlabMinReuse spmm_slab_min_reuse;  // ... the rule's thresholds by the length of X's rows (tuning.hpp)
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (SpMM's slicing test)
   int compute_capability = 0;        // the device's, 10 x major + minor (the SpMM slab kernel's test)
   int64_t shared_optin = 0;          // shared memory a block may take on the device (the slab kernel's slabs)

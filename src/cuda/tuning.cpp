@@ -77,9 +77,13 @@ int spmm_slabs() {
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;
 }
 
-double spmm_slab_min_reuse() { return env_fraction("SDDMM_SPMM_SLAB_REUSE", kSpmmSlabMinReuse); }
-
-double spmm_slab_min_reuse_wide_rows() { return env_fraction("SDDMM_SPMM_SLAB_REUSE", kSpmmSlabMinReuseWideRows); }
+SlabMinReuse spmm_slab_min_reuse() {
+  SlabMinReuse r;
+  r.narrow_rows = env_fraction("SDDMM_SPMM_SLAB_REUSE", kSpmmSlabMinReuseNarrowRows);
+  r.rows = env_fraction("SDDMM_SPMM_SLAB_REUSE", kSpmmSlabMinReuse);
+  r.wide_rows = env_fraction("SDDMM_SPMM_SLAB_REUSE", kSpmmSlabMinReuseWideRows);
+  return r;
+}
 
 int sddmm_panels() {
   const int64_t v = env_count("SDDMM_SDDMM_PANELS", -1);

@@ -345,12 +345,31 @@ constexpr bool kUnitCensus = true;
 // and uniform 36000^2 4M (0.8) within 0.5 % (not taken). The crossing lies between 2.4 and 3.0 at
 // N = 256 (1-KB rows: kSpmmSlabMinReuseWideRows), above 3.0 at N = 128 and near 5 at N = 32 (the
 // narrower the rows, the more each entry's shuffles and address work weigh): 4 for rows up to
-// 512 bytes (N = 64 not measured). SDDMM_SPMM_SLAB_REUSE sets both. Again after the entry stage
+// 512 bytes (N = 64 not measured). SDDMM_SPMM_SLAB_REUSE sets every threshold. Again after the entry stage
 // (H200, 2026-11-27, the same comparison, best of two rounds): N = 256 at 1.92M (1.8) 0.1887 vs
 // 0.1788, 2.56M (2.4) 0.2095 vs 0.2280, so the wide rows' crossing lies between 1.8 and 2.4: 2.25;
-// at N = 32 3.2M 0.0547 vs 0.0488, at N = 128 3.2M 0.1335 vs 0.1324: 4 holds.
+// at N = 32 3.2M 0.0547 vs 0.0488, at N = 128 3.2M 0.1335 vs 0.1324: 4 holds. Once the few-rows
+// kernel took 32-bit addresses (spmm_config.cuh, SpmmFewRowsConfig), 128-byte rows (N = 32) lost
+// with slabs at 6.1 too (H200, 2026-11-27, uniform-8000-6.4M, best of two rounds: 0.0791 vs 0.0744
+// ms with the few-rows kernel) while N = 64 kept them (0.1171 vs 0.1274): the light-row side led
+// by 11 % at 3.0 and 6 % at 6.1, a gap that closes near 10 if it narrows linearly (no suite
+// matrix lies above 6.1; not measured there): kSpmmSlabMinReuseNarrowRows.
+constexpr double kSpmmSlabMinReuseNarrowRows = 10.0;
 constexpr double kSpmmSlabMinReuse = 4.0;
 constexpr double kSpmmSlabMinReuseWideRows = 2.25;
+
+// The slab rule's thresholds by the length of X's rows (the slab kernel takes 128, 256, 512 and
+// 1024 bytes).
+struct SlabMinReuse {
+  double narrow_rows = 0.0;  // 128-byte rows
+  double rows = 0.0;         // 256 and 512 bytes
+  double wide_rows = 0.0;    // 1024 bytes
+  double for_row_bytes(int64_t bytes) const { return bytes <= 128 ? narrow_rows : bytes >= 1024 ? wide_rows : rows; }
+  double lowest() const {
+    const double lower = narrow_rows < rows ? narrow_rows : rows;
+    return lower < wide_rows ? lower : wide_rows;
+  }
+};
 
 // Plan creation's scratch (cuda/creation_scratch.cuh) comes from a pool the library keeps per
 // device when it is at most the smaller of kCreationPoolMaxBytes and 1 / kCreationPoolDeviceShare
@@ -374,8 +393,7 @@ bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
 int64_t spmm_deep_rows_min_mean();  // SDDMM_SPMM_DEEP_ROWS
 int spmm_few_rows();  // SDDMM_SPMM_FEW_ROWS: 1 or 0, else -1 (the rule)
 int spmm_slabs();  // SDDMM_SPMM_SLABS: 1 or 0 when set so, else -1 (the rule)
-double spmm_slab_min_reuse();  // SDDMM_SPMM_SLAB_REUSE
-double spmm_slab_min_reuse_wide_rows();  // SDDMM_SPMM_SLAB_REUSE
+SlabMinReuse spmm_slab_min_reuse();  // SDDMM_SPMM_SLAB_REUSE sets all three
 double spmm_tensor_min_fill();  // SDDMM_SPMM_TC_MIN_FILL
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES
 int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS

@@ -397,7 +397,6 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.spmm_few_rows = spmm_few_rows();
   p.spmm_slabs = spmm_slabs();
   p.spmm_slab_min_reuse = spmm_slab_min_reuse();
-  p.spmm_slab_min_reuse_wide_rows = spmm_slab_min_reuse_wide_rows();
   p.resident_blocks = resident_blocks(info.device_id);
   p.compute_capability = compute_capability(info.device_id);
   p.shared_optin = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, info.device_id);
@@ -443,8 +442,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   // multiprocessor) and the rows fit its warps: elsewhere the check's pass, a memset and a
   // read-back (0.02-0.08 ms of plan time, H100) would buy nothing.
   const double slab_reads = static_cast<double>(multiprocessors(info.device_id)) * static_cast<double>(info.cols);
-  const double lower = std::min(p.spmm_slab_min_reuse, p.spmm_slab_min_reuse_wide_rows);
-  const bool slab_rule_may_take = static_cast<double>(nnz) >= lower * slab_reads &&
+  const bool slab_rule_may_take = static_cast<double>(nnz) >= p.spmm_slab_min_reuse.lowest() * slab_reads &&
                                   info.rows <= slab_outer_capacity(multiprocessors(info.device_id));
   const bool check_columns = std::is_same_v<T, float> && (p.spmm_slabs == 1 || (p.spmm_slabs == -1 && slab_rule_may_take));
   if (check_columns) {

@@ -246,7 +246,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   SlabFacts slab;
   if (is_float32_throughout<P>() && a.spmm_slabs != 0) {
     slab.mode = a.spmm_slabs;
-    slab.min_reuse = y.cols * int64_t{sizeof(float)} == 1024 ? a.spmm_slab_min_reuse_wide_rows : a.spmm_slab_min_reuse;
+    slab.min_reuse = a.spmm_slab_min_reuse.for_row_bytes(y.cols * int64_t{sizeof(float)});
     slab.inner_ascending = transpose || a.rows_ascending;  // CSC's rows ascend within each column
     slab.any_heavy = !split.heavy().empty();
     slab.outer = split.order.size();
