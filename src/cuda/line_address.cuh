@@ -17,8 +17,9 @@ constexpr bool pitch_fits_32(int64_t pitch_bytes) { return pitch_bytes < (int64_
 // 2026-11-27, float32 K = 32, two rounds): uniform 8000^2 5.6-8.3 % faster (6.4M 0.1077 -> 0.0984 ms,
 // 3.2M 0.0559 -> 0.0521), SBM 6 %, R-MAT 4 %. The SpMM light-row kernel with the same addresses
 // lost 14-45 % at N = 32 (uniform-8000-3.2M 0.0505 -> 0.0730 ms) and 3-18 % at N = 128 / 256 (its
-// registers moved: 48 -> 54 for whole-warp groups, 56 -> 48 and a spill for sliced rows): it keeps
-// 64-bit addresses (bench/RESULTS.md).
+// registers moved: 48 -> 54 for whole-warp groups, 56 -> 48 and a spill for sliced rows): its 4- and
+// 8-in-flight configurations keep 64-bit addresses (bench/RESULTS.md); its deep ones (16 in
+// flight, N <= 64), whose registers did not move, gained 0.5-5 % (spmm_config.cuh).
 template <typename T, typename I>
 __device__ __forceinline__ const T* line_at(const T* base, I index, int64_t stride, uint32_t pitch) {
   if constexpr (sizeof(I) == 4) {

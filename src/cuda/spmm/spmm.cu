@@ -258,9 +258,10 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
     }
   }
   DeepFacts deep;
-  deep.min_mean = a.spmm_deep_rows_min_mean;
-  // The few-rows kernel addresses X's rows in 32-bit pitches with 32-bit plan indices (load_x).
-  deep.few_rows = sizeof(I) == 4 && args.x_row_pitch == 0 ? 0 : a.spmm_few_rows;
+  // The deep configurations address X's rows in 32-bit pitches with 32-bit plan indices (load_x):
+  // rows 4 GB or more apart keep them off.
+  deep.min_mean = sizeof(I) == 4 && args.x_row_pitch == 0 ? 0 : a.spmm_deep_rows_min_mean;
+  deep.few_rows = a.spmm_few_rows;
   if constexpr (std::is_same_v<typename P::Feature, float>) {
     if (deep.min_mean > 0 && deep.few_rows != 0) {  // an occupancy query, cached per device
       using FewRows = SpmmDeepFewRowsConfig<P>;

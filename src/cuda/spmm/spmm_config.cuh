@@ -45,9 +45,17 @@ struct SpmmConfig {
   static constexpr bool kSharedIndices = kShareIndices;
   // __launch_bounds__'s blocks per multiprocessor (0: none asked; SpmmFewRowsConfig asks 1).
   static constexpr int kMinBlocks = 0;
-  // X's rows addressed from the lane's column and, with 32-bit plan indices, a 32-bit row pitch
-  // (load_x; SpmmFewRowsConfig turns it on).
-  static constexpr bool kLineAddresses = false;
+  // X's rows addressed from the lane's column and, with 32-bit plan indices, by one 32 x 32 -> 64
+  // multiply-add with a 32-bit row pitch (load_x, line_address.cuh): the deep configurations.
+  // sm_90 SASS of their 16-entry round with int32 indices: 252 -> 156 instructions, registers the
+  // same (unsliced; sliced 60 -> 58, few-rows 110). Measured (H200, 2026-11-27, side by side with
+  // 64-bit addresses, best of two rounds, ms): few-rows cells 2-5 % faster (uniform 8000^2 N = 32
+  // 1.92M 0.0309 -> 0.0297, 3.2M 0.0453 -> 0.0434; N = 64 3.2M 0.0732 -> 0.0692), then the deep
+  // kernel's own 0.5-2 % (N = 32: 300000 x 103000 1.035 -> 1.026, uniform-36000-4M 0.0626 -> 0.0618,
+  // banded 0.1508 -> 0.1478, SBM 0.1468 -> 0.1448), every other N = 32 / 64 cell within 1.5 %.
+  // The 4- and 8-in-flight configurations keep 64-bit addresses: the light-row kernel lost with
+  // them (line_address.cuh has the measurement).
+  static constexpr bool kLineAddresses = kDeepRows;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 16, "entries in flight per lane");
   static_assert(!kDeepRows || (!kWholeWarpRows && !kStrided), "deep rows in narrow vector groups");
@@ -59,18 +67,9 @@ struct SpmmConfig {
 // A configuration for calls whose light rows do not fill the GPU (spmm.cu says when): the same
 // kernel with __launch_bounds__(threads, 1), so that ptxas may use the registers a full GPU would
 // have shared out; the deep configuration then keeps all of its 16 X rows in flight instead of 3-4.
-// Its X addresses start from the lane's column, and with 32-bit plan indices take one 32 x 32 -> 64
-// multiply-add per X row (line_address.cuh): sm_90 SASS of the float32 kernel's 16-entry round 253
-// -> 156 instructions at 110 registers. Measured (H200, 2026-11-27, side by side with 64-bit
-// addresses, best of two rounds, ms): uniform 8000^2 at N = 32 640k 0.0154 -> 0.0152, 1.92M 0.0309
-// -> 0.0297, 3.2M 0.0453 -> 0.0434; at N = 64 640k 0.0241 -> 0.0231, 3.2M 0.0732 -> 0.0692; the
-// suite's other cells within 1 % but the 8-us graphs (cora, citeseer: +0.2-0.3 us, noise level).
-// The other configurations keep 64-bit addresses: the light-row kernel lost with them (registers
-// moved; line_address.cuh has the measurement).
 template <typename Base>
 struct SpmmFewRowsConfig : Base {
   static constexpr int kMinBlocks = 1;
-  static constexpr bool kLineAddresses = !Base::kStrided;
 };
 
 // One launch: y(o, :) = sum over entries e of o of value[e] * x(index[e], :) for every outer index o
@@ -100,7 +99,7 @@ struct SpmmArgs {
   int slices = 1;            // lane groups per light row: 1, or 32 / group (a warp per row)
   int heavy_tiles = 1;       // column tiles per heavy row
   int64_t heavy_blocks = 0;  // heavy_count * heavy_tiles: the launch's first blocks
-  uint32_t x_row_pitch = 0;          // x_row_stride in bytes where it fits 32 bits, else 0 (kLineAddresses)
+  uint32_t x_row_pitch = 0;          // x_row_stride in bytes where it fits 32 bits, else 0 (kLineAddresses; int32 plans then keep off the deep rows)
 };
 
 // The slab kernel (spmm_slab_kernel.cuh): float32 throughout, X and Y row-major with 16-byte
