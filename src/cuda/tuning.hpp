@@ -161,7 +161,7 @@ constexpr int64_t kSpmmEntriesPerSlice = 8;
 constexpr int64_t kSpmmDeepRowsMinMean = 16;
 
 // SpMM, the deep configuration where its light rows are few: one lane group per row, never sliced,
-// with registers unbounded (SpmmFewRowsConfig: __launch_bounds__(256, 1), 110-120 registers on
+// with registers unbounded (SpmmFewRowsConfig: __launch_bounds__(256, 2), 110-128 registers on
 // sm_90, 2 blocks per multiprocessor, all 16 X rows in flight), where the rows' groups fill at most
 // kSpmmFewRowsMaxWaves waves of that kernel's resident threads and, where the slicing rule would
 // slice them, at least kSpmmFewRowsMinWavesSliced of one. The rows of a block then walk their

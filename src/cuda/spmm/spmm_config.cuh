@@ -14,8 +14,8 @@ namespace sddmm::cuda {
 // kDeepRows: for narrow groups (N <= 64) on long rows (sliced where the rows are few, unless
 // SpmmFewRowsConfig below takes them unsliced), with 16 entries' indices and values loaded at once
 // (tuning.hpp has the rule and its measurement).
-// ptxas keeps 48 registers there and so only 3-4 of the 16 X rows in flight; with
-// __launch_bounds__(256, 1) it takes 110-120 and issues them all, which lost where the rows fill
+// ptxas keeps 48 registers there and so only 3-4 of the 16 X rows in flight; allowed 2 blocks per
+// multiprocessor it takes 110-128 and issues them all, which lost where the rows fill
 // the GPU (H200, N = 32: 106000-3M 0.0565 -> 0.0723, SBM 0.1468 -> 0.1744) and won where they are
 // few: SpmmFewRowsConfig below, taken by the rule in spmm.cu (tuning.hpp, kSpmmFewRowsMaxWaves).
 template <typename P, int kVectorBytes, bool kWholeWarpRows = false, bool kShareIndices = false, bool kDeepRows = false>
@@ -43,7 +43,7 @@ struct SpmmConfig {
   // 40 -> 48 registers with 20 bytes spilled, whole-warp 48 -> 64; the strided and 16-bit ones
   // spilled 4-64 bytes), and calls that do not take it ran up to 8 % slower in that kernel.
   static constexpr bool kSharedIndices = kShareIndices;
-  // __launch_bounds__'s blocks per multiprocessor (0: none asked; SpmmFewRowsConfig asks 1).
+  // __launch_bounds__'s blocks per multiprocessor (0: none asked; SpmmFewRowsConfig asks 2).
   static constexpr int kMinBlocks = 0;
   // X's rows addressed from the lane's column and, with 32-bit plan indices, by one 32 x 32 -> 64
   // multiply-add with a 32-bit row pitch (load_x, line_address.cuh): the deep configurations.
@@ -56,6 +56,9 @@ struct SpmmConfig {
   // The 4- and 8-in-flight configurations keep 64-bit addresses: the light-row kernel lost with
   // them (line_address.cuh has the measurement).
   static constexpr bool kLineAddresses = kDeepRows;
+  // Each round's successor's indices loaded ahead (spmm_kernel.cuh, add_rounds_prefetched;
+  // SpmmFewRowsConfig turns it on).
+  static constexpr bool kPrefetchIndices = false;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 16, "entries in flight per lane");
   static_assert(!kDeepRows || (!kWholeWarpRows && !kStrided), "deep rows in narrow vector groups");
@@ -65,11 +68,19 @@ struct SpmmConfig {
 };
 
 // A configuration for calls whose light rows do not fill the GPU (spmm.cu says when): the same
-// kernel with __launch_bounds__(threads, 1), so that ptxas may use the registers a full GPU would
-// have shared out; the deep configuration then keeps all of its 16 X rows in flight instead of 3-4.
+// kernel with __launch_bounds__(threads, 2), so that ptxas may use the registers a full GPU would
+// have shared out (up to 128: the rows fill about one wave of 2 blocks per multiprocessor); the
+// deep configuration then keeps all of its 16 X rows in flight instead of 3-4, and loads each
+// round's successor's indices ahead (kPrefetchIndices: 110 -> 124 registers with int32 indices,
+// 128 with int64). Measured (H200, 2026-11-27, side by side with the indices loaded in their own
+// round, two rounds, best, ms): uniform 8000^2 at N = 32 640k 0.0154 -> 0.0149, 1.28M 0.0230 ->
+// 0.0221, 2.56M 0.0372 -> 0.0359, 3.2M 0.0438 -> 0.0426 (0.98 -> 1.01x cuSPARSE), 6.4M the same
+// (0.0751 / 0.0756); at N = 64 5-8 % (1.28M 0.0356 -> 0.0327, 3.2M 0.0699 -> 0.0667);
+// uniform-4000-88k 0.0087 -> 0.0084; every other cell within 2 %.
 template <typename Base>
 struct SpmmFewRowsConfig : Base {
-  static constexpr int kMinBlocks = 1;
+  static constexpr int kMinBlocks = 2;
+  static constexpr bool kPrefetchIndices = Base::kDeep;
 };
 
 // One launch: y(o, :) = sum over entries e of o of value[e] * x(index[e], :) for every outer index o

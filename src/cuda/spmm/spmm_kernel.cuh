@@ -73,8 +73,41 @@ __device__ __forceinline__ void add_entries_in_flight(const SpmmArgs<typename Co
   }
 }
 
+// The rounds of add_entries_in_flight from e while a whole round is left, each round's successor's
+// indices loaded before this round's X rows are gathered (SpmmConfig::kPrefetchIndices): a round's
+// gathers then wait on one load (the X row) instead of two (its index, then the X row). The same
+// additions in the same order. Returns the first entry not added.
+template <typename Config, typename I>
+__device__ __forceinline__ int64_t add_rounds_prefetched(const SpmmArgs<typename Config::Types, I>& a, int64_t e,
+                                                         int64_t end, int64_t j, AccVector<Config>& acc) {
+  using Acc = typename Config::Accumulator;
+  constexpr int kU = Config::kEntriesInFlight;
+  if (e + kU > end) return e;
+  I next[kU];
+#pragma unroll
+  for (int u = 0; u < kU; ++u) next[u] = a.index[e + u];
+  for (; e + kU <= end; e += kU) {
+    I idx[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) idx[u] = next[u];
+    if (e + 2 * kU <= end) {
+#pragma unroll
+      for (int u = 0; u < kU; ++u) next[u] = a.index[e + kU + u];
+    }
+    Acc scale[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) scale[u] = a.value != nullptr ? Acc(widen(a.value[e + u])) : Acc(1);
+    HeldVector<typename Config::Feature, Config::kVec> xv[kU];
+#pragma unroll
+    for (int u = 0; u < kU; ++u) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(idx[u]), j);
+#pragma unroll
+    for (int u = 0; u < kU; ++u) add_scaled<Config>(acc, scale[u], xv[u]);
+  }
+  return e;
+}
+
 // Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end), in entry order, entries
-// kEntriesInFlight at a time (add_entries_in_flight).
+// kEntriesInFlight at a time (add_entries_in_flight, or add_rounds_prefetched).
 template <typename Config, typename I>
 __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<typename Config::Types, I>& a, int64_t begin,
                                                                 int64_t end, int64_t j) {
@@ -86,6 +119,7 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<t
 #pragma unroll
   for (int t = 0; t < kVec; ++t) acc.v[t] = Acc(0);
   int64_t e = begin;
+  if constexpr (Config::kPrefetchIndices) e = add_rounds_prefetched<Config, I>(a, e, end, j, acc);
   for (; e + kU <= end; e += kU) add_entries_in_flight<Config, kU, I>(a, e, j, acc);
   if constexpr (Config::kDeep) {
     // The deep configuration's tail: four at a time before one at a time. (Only there: the same loop
