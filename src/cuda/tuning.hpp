@@ -161,8 +161,8 @@ constexpr int64_t kSpmmEntriesPerSlice = 8;
 constexpr int64_t kSpmmDeepRowsMinMean = 16;
 
 // SpMM, the deep configuration where its light rows are few: one lane group per row, never sliced,
-// with registers unbounded (SpmmFewRowsConfig: __launch_bounds__(256, 2), 110-128 registers on
-// sm_90, 2 blocks per multiprocessor, all 16 X rows in flight), where the rows' groups fill at most
+// with the registers a full GPU would share out (SpmmFewRowsConfig: __launch_bounds__(256, 2),
+// 110-128 registers on sm_90, 2 blocks per multiprocessor, all 16 X rows in flight), where the rows' groups fill at most
 // kSpmmFewRowsMaxWaves waves of that kernel's resident threads and, where the slicing rule would
 // slice them, at least kSpmmFewRowsMinWavesSliced of one. The rows of a block then walk their
 // columns side by side, as cuSPARSE's CSR_ALG3 (250 blocks of 32 rows, 255 registers, 66 % L1

@@ -38,7 +38,8 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: SpMM's narrow lane groups with deep rows everywhere and nowhere (every suite case)") {
     // By default float32 calls in lane groups narrower than a warp (N <= 64) take the deep
     // configuration (16 entries in flight) where the light rows average at least 16 entries, and
-    // its few-rows form (registers unbounded, never sliced) where those rows are few (tuning.hpp).
+    // its few-rows form (up to 128 registers, never sliced, indices a round ahead) where those rows
+    // are few (tuning.hpp).
     // Deep rows at 1 take it wherever they run: short rows, tails of 0 to 15 entries; by the
     // few-rows rule the suite's small cases then run few-rows where they would be unsliced and
     // sliced where they would be sliced; SDDMM_SPMM_FEW_ROWS=1 runs few-rows on every case (long

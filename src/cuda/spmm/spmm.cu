@@ -87,9 +87,10 @@ constexpr bool is_float32_throughout() {
 //    average at least deep_min_mean entries (tuning.hpp, kSpmmDeepRowsMinMean, with the
 //    measurement; 0: never): 16 entries' indices and values loaded at once; slices as below.
 //    kVector16DeepFewRows instead where the light rows are few (the rule below; tuning.hpp,
-//    kSpmmFewRowsMaxWaves, has the measurement): the same configuration with registers unbounded
-//    (SpmmFewRowsConfig: all 16 X rows in flight, each round's indices loaded a round ahead) and never sliced, one lane group per row, as
-//    cuSPARSE's CSR_ALG3 runs a block's 32 rows side by side. Taken where the rows' lane groups
+//    kSpmmFewRowsMaxWaves, has the measurement): the same configuration with up to 128 registers
+//    (SpmmFewRowsConfig: all 16 X rows in flight, each round's indices loaded a round ahead) and
+//    never sliced, one lane group per row, as cuSPARSE's CSR_ALG3 runs a block's 32 rows side by
+//    side. Taken where the rows' lane groups
 //    fill at most kSpmmFewRowsMaxWaves waves of that kernel, and, where the rule below would
 //    slice the rows, at least kSpmmFewRowsMinWavesSliced of one (fewer would leave multiprocessors
 //    idle that slices keep busy: not measured there, so such rows stay sliced).

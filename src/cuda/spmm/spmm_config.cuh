@@ -110,7 +110,7 @@ struct SpmmArgs {
   int slices = 1;            // lane groups per light row: 1, or 32 / group (a warp per row)
   int heavy_tiles = 1;       // column tiles per heavy row
   int64_t heavy_blocks = 0;  // heavy_count * heavy_tiles: the launch's first blocks
-  uint32_t x_row_pitch = 0;          // x_row_stride in bytes where it fits 32 bits, else 0 (kLineAddresses; int32 plans then keep off the deep rows)
+  uint32_t x_row_pitch = 0;          // x_row_stride in bytes if it fits 32 bits, else 0 (kLineAddresses)
 };
 
 // The slab kernel (spmm_slab_kernel.cuh): float32 throughout, X and Y row-major with 16-byte
