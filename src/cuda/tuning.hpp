@@ -162,20 +162,20 @@ constexpr int64_t kSpmmDeepRowsMinMean = 16;
 
 // SpMM, the deep configuration where its light rows are few: one lane group per row, never sliced,
 // with the registers a full GPU would share out (SpmmFewRowsConfig: __launch_bounds__(256, 2),
-// 110-128 registers on sm_90, 2 blocks per multiprocessor, all 16 X rows in flight), where the rows' groups fill at most
-// kSpmmFewRowsMaxWaves waves of that kernel's resident threads and, where the slicing rule would
-// slice them, at least kSpmmFewRowsMinWavesSliced of one. The rows of a block then walk their
-// columns side by side, as cuSPARSE's CSR_ALG3 (250 blocks of 32 rows, 255 registers, 66 % L1
-// hits on uniform 8000^2). SDDMM_SPMM_FEW_ROWS=0 / 1 turns it off / on wherever deep rows run.
-// Measured (H200, 2026-11-27, one build, two rounds, best, ms; sliced rule / unsliced with the
-// registers bounded / unsliced unbounded), N = 32 (8000 rows: 0.95 of a wave): uniform 8000^2
-// 640k 0.0173 / 0.0209 / 0.0156, 1.28M 0.0252 / 0.0343 / 0.0234, 1.92M 0.0334 / 0.0477 / 0.0310,
-// 2.56M 0.0407 / 0.0605 / 0.0389, 3.2M 0.0488 / 0.0730 / 0.0459, 6.4M (slab kernel off) 0.0893 /
-// 0.1340 / 0.0780; uniform-4000-88k (unsliced by the rule, 0.47 of a wave) 0.0106 / - / 0.0087.
-// N = 64 (8000 rows: 1.9 waves): 640k 0.0251 / 0.0220 / 0.0243, 1.28M 0.0393 / 0.0349 / 0.0373,
-// 2.56M 0.0663 / 0.0623 / 0.0616, 6.4M 0.1433 / 0.1431 / 0.1367; uniform-4000-88k 0.0096 / 0.0100
-// / 0.0091. Sliced rows with registers unbounded lost (640k N = 32 0.0173 -> 0.0186, N = 64 0.0251
-// -> 0.0264). Rows that fill more (36000^2 and up, SBM) do not take it.
+// 110-128 registers on sm_90, 2 blocks per multiprocessor, all 16 X rows in flight), where the
+// rows' groups fill at most kSpmmFewRowsMaxWaves waves of that kernel's resident threads and, where
+// the slicing rule would slice them, at least kSpmmFewRowsMinWavesSliced of one. The rows of a
+// block then walk their columns side by side, as cuSPARSE's CSR_ALG3 (250 blocks of 32 rows, 255
+// registers, 66 % L1 hits on uniform 8000^2). SDDMM_SPMM_FEW_ROWS=0 / 1 turns it off / on wherever
+// deep rows run. Measured (H200, 2026-11-27, one build, two rounds, best, ms; sliced rule /
+// unsliced with the registers bounded / unsliced unbounded), N = 32 (8000 rows: 0.95 of a wave):
+// uniform 8000^2 640k 0.0173 / 0.0209 / 0.0156, 1.28M 0.0252 / 0.0343 / 0.0234, 1.92M 0.0334 /
+// 0.0477 / 0.0310, 2.56M 0.0407 / 0.0605 / 0.0389, 3.2M 0.0488 / 0.0730 / 0.0459, 6.4M (slab kernel
+// off) 0.0893 / 0.1340 / 0.0780; uniform-4000-88k (unsliced by the rule, 0.47 of a wave) 0.0106 / -
+// / 0.0087. N = 64 (8000 rows: 1.9 waves): 640k 0.0251 / 0.0220 / 0.0243, 1.28M 0.0393 / 0.0349 /
+// 0.0373, 2.56M 0.0663 / 0.0623 / 0.0616, 6.4M 0.1433 / 0.1431 / 0.1367; uniform-4000-88k 0.0096 /
+// 0.0100 / 0.0091. Sliced rows with registers unbounded lost (640k N = 32 0.0173 -> 0.0186, N = 64
+// 0.0251 -> 0.0264). Rows that fill more (36000^2 and up, SBM) do not take it.
 constexpr double kSpmmFewRowsMaxWaves = 2.0;
 constexpr double kSpmmFewRowsMinWavesSliced = 0.9;
 

@@ -90,10 +90,10 @@ constexpr bool is_float32_throughout() {
 //    kSpmmFewRowsMaxWaves, has the measurement): the same configuration with up to 128 registers
 //    (SpmmFewRowsConfig: all 16 X rows in flight, each round's indices loaded a round ahead) and
 //    never sliced, one lane group per row, as cuSPARSE's CSR_ALG3 runs a block's 32 rows side by
-//    side. Taken where the rows' lane groups
-//    fill at most kSpmmFewRowsMaxWaves waves of that kernel, and, where the rule below would
-//    slice the rows, at least kSpmmFewRowsMinWavesSliced of one (fewer would leave multiprocessors
-//    idle that slices keep busy: not measured there, so such rows stay sliced).
+//    side. Taken where the rows' lane groups fill at most kSpmmFewRowsMaxWaves waves of that
+//    kernel, and, where the rule below would slice the rows, at least kSpmmFewRowsMinWavesSliced
+//    of one (fewer would leave multiprocessors idle that slices keep busy: not measured there, so
+//    such rows stay sliced).
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
 //  - slices: a whole warp takes each light row (32 / group slices) when one lane group per row
@@ -162,7 +162,7 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   constexpr int kThreads = Config::kThreadsPerBlock;
   // Whole-warp groups leave no room for slices (32 / group = 1), and the few-rows configuration is
   // taken unsliced only (choose_spmm_kernel): no sliced instantiation.
-  constexpr bool kMaySlice = !Config::kWholeWarp && Config::kMinBlocks == 0;
+  constexpr bool kMaySlice = !Config::kWholeWarp && !Config::kFewRows;
   const bool sliced = kMaySlice && args.slices > 1;
   const int resident_blocks = sliced ? resident_grid<spmm_kernel<Config, I, kMaySlice>>(kThreads, 0)
                                      : resident_grid<spmm_kernel<Config, I, false>>(kThreads, 0);

@@ -45,6 +45,8 @@ struct SpmmConfig {
   static constexpr bool kSharedIndices = kShareIndices;
   // __launch_bounds__'s blocks per multiprocessor (0: none asked; SpmmFewRowsConfig asks 2).
   static constexpr int kMinBlocks = 0;
+  // The few-rows form (SpmmFewRowsConfig): taken unsliced only, so it has no sliced instantiation.
+  static constexpr bool kFewRows = false;
   // X's rows addressed from the lane's column and, with 32-bit plan indices, by one 32 x 32 -> 64
   // multiply-add with a 32-bit row pitch (load_x, line_address.cuh): the deep configurations.
   // sm_90 SASS of their 16-entry round with int32 indices: 252 -> 156 instructions, registers the
@@ -80,6 +82,7 @@ struct SpmmConfig {
 template <typename Base>
 struct SpmmFewRowsConfig : Base {
   static constexpr int kMinBlocks = 2;
+  static constexpr bool kFewRows = true;
   static constexpr bool kPrefetchIndices = Base::kDeep;
 };
 
