@@ -48,29 +48,41 @@ __device__ __forceinline__ unsigned group_mask(int group) {
   return group == 32 ? 0xffffffffu : ((1u << group) - 1u) << first;
 }
 
+// acc += scale[u] * x(index[u], j .. j + kVec) for u < kN, in that order: the kN X rows are all
+// gathered before the arithmetic, so that kN gathers are outstanding per lane instead of one. Every
+// path below ends its round here, whatever loaded the round's indices and scales.
+template <typename Config, int kN, typename I, typename Index>
+__device__ __forceinline__ void gather_and_add(const SpmmArgs<typename Config::Types, I>& a, const Index (&index)[kN],
+                                               const typename Config::Accumulator (&scale)[kN], int64_t j,
+                                               AccVector<Config>& acc) {
+  HeldVector<typename Config::Feature, Config::kVec> xv[kN];
+#pragma unroll
+  for (int u = 0; u < kN; ++u) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(index[u]), j);
+#pragma unroll
+  for (int u = 0; u < kN; ++u) add_scaled<Config>(acc, scale[u], xv[u]);
+}
+
+// Entry e's scale: A's value, or 1 where the plan stores no values.
+template <typename Config, typename I>
+__device__ __forceinline__ typename Config::Accumulator entry_scale(const SpmmArgs<typename Config::Types, I>& a,
+                                                                    int64_t e) {
+  using Acc = typename Config::Accumulator;
+  return a.value != nullptr ? Acc(widen(a.value[e])) : Acc(1);
+}
+
 // acc += value[e + u] * x(index[e + u], j .. j + kVec) for u < kN, in that order: the kN entries'
-// indices, values and X rows are all loaded before the arithmetic, so that kN gathers are
-// outstanding per lane instead of one.
+// indices and values loaded first, then gather_and_add.
 template <typename Config, int kN, typename I>
 __device__ __forceinline__ void add_entries_in_flight(const SpmmArgs<typename Config::Types, I>& a, int64_t e,
                                                       int64_t j, AccVector<Config>& acc) {
-  using Acc = typename Config::Accumulator;
   int64_t idx[kN];
-  Acc scale[kN];
-  HeldVector<typename Config::Feature, Config::kVec> xv[kN];
+  typename Config::Accumulator scale[kN];
 #pragma unroll
   for (int u = 0; u < kN; ++u) {
     idx[u] = static_cast<int64_t>(a.index[e + u]);
-    scale[u] = a.value != nullptr ? Acc(widen(a.value[e + u])) : Acc(1);
+    scale[u] = entry_scale<Config, I>(a, e + u);
   }
-#pragma unroll
-  for (int u = 0; u < kN; ++u) xv[u] = load_x<Config, I>(a, idx[u], j);
-#pragma unroll
-  for (int u = 0; u < kN; ++u) {
-    const AccVector<Config> w = widen_held<Acc, typename Config::Feature, Config::kVec>(xv[u]);
-#pragma unroll
-    for (int t = 0; t < Config::kVec; ++t) acc.v[t] += scale[u] * w.v[t];
-  }
+  gather_and_add<Config, kN, I>(a, idx, scale, j, acc);
 }
 
 // The rounds of add_entries_in_flight from e while a whole round is left, each round's successor's
@@ -80,7 +92,6 @@ __device__ __forceinline__ void add_entries_in_flight(const SpmmArgs<typename Co
 template <typename Config, typename I>
 __device__ __forceinline__ int64_t add_rounds_prefetched(const SpmmArgs<typename Config::Types, I>& a, int64_t e,
                                                          int64_t end, int64_t j, AccVector<Config>& acc) {
-  using Acc = typename Config::Accumulator;
   constexpr int kU = Config::kEntriesInFlight;
   if (e + kU > end) return e;
   I next[kU];
@@ -94,14 +105,10 @@ __device__ __forceinline__ int64_t add_rounds_prefetched(const SpmmArgs<typename
 #pragma unroll
       for (int u = 0; u < kU; ++u) next[u] = a.index[e + kU + u];
     }
-    Acc scale[kU];
+    typename Config::Accumulator scale[kU];
 #pragma unroll
-    for (int u = 0; u < kU; ++u) scale[u] = a.value != nullptr ? Acc(widen(a.value[e + u])) : Acc(1);
-    HeldVector<typename Config::Feature, Config::kVec> xv[kU];
-#pragma unroll
-    for (int u = 0; u < kU; ++u) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(idx[u]), j);
-#pragma unroll
-    for (int u = 0; u < kU; ++u) add_scaled<Config>(acc, scale[u], xv[u]);
+    for (int u = 0; u < kU; ++u) scale[u] = entry_scale<Config, I>(a, e + u);
+    gather_and_add<Config, kU, I>(a, idx, scale, j, acc);
   }
   return e;
 }
@@ -111,7 +118,6 @@ __device__ __forceinline__ int64_t add_rounds_prefetched(const SpmmArgs<typename
 template <typename Config, typename I>
 __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<typename Config::Types, I>& a, int64_t begin,
                                                                 int64_t end, int64_t j) {
-  using F = typename Config::Feature;
   using Acc = typename Config::Accumulator;
   constexpr int kVec = Config::kVec;
   constexpr int kU = Config::kEntriesInFlight;
@@ -128,10 +134,9 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<t
     for (; e + 4 <= end; e += 4) add_entries_in_flight<Config, 4, I>(a, e, j, acc);
   }
   for (; e < end; ++e) {
-    const Acc scale = a.value != nullptr ? Acc(widen(a.value[e])) : Acc(1);
-    const AccVector<Config> w = widen_held<Acc, F, kVec>(load_x<Config, I>(a, static_cast<int64_t>(a.index[e]), j));
-#pragma unroll
-    for (int t = 0; t < kVec; ++t) acc.v[t] += scale * w.v[t];
+    const Acc scale[1] = {entry_scale<Config, I>(a, e)};
+    const I idx[1] = {a.index[e]};
+    gather_and_add<Config, 1, I>(a, idx, scale, j, acc);
   }
   return acc;
 }
@@ -147,7 +152,6 @@ template <typename Config, typename I>
 __device__ __forceinline__ AccVector<Config> accumulate_entries_shared(const SpmmArgs<typename Config::Types, I>& a,
                                                                        int64_t begin, int64_t end, int64_t j,
                                                                        bool in_range) {
-  using F = typename Config::Feature;
   using Acc = typename Config::Accumulator;
   constexpr int kVec = Config::kVec;
   constexpr int kU = Config::kEntriesInFlight;
@@ -165,23 +169,17 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries_shared(const Spm
     for (; u0 + kU <= count; u0 += kU) {
       I idx[kU];
       Acc scale[kU];
-      HeldVector<F, kVec> xv[kU];
 #pragma unroll
       for (int u = 0; u < kU; ++u) {
         idx[u] = __shfl_sync(mask, index, u0 + u, a.group);
         scale[u] = __shfl_sync(mask, value, u0 + u, a.group);
       }
-      if (in_range) {
-#pragma unroll
-        for (int u = 0; u < kU; ++u) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(idx[u]), j);
-#pragma unroll
-        for (int u = 0; u < kU; ++u) add_scaled<Config>(acc, scale[u], xv[u]);
-      }
+      if (in_range) gather_and_add<Config, kU, I>(a, idx, scale, j, acc);
     }
     for (; u0 < count; ++u0) {
-      const I idx = __shfl_sync(mask, index, u0, a.group);
-      const Acc scale = __shfl_sync(mask, value, u0, a.group);
-      if (in_range) add_scaled<Config>(acc, scale, load_x<Config, I>(a, static_cast<int64_t>(idx), j));
+      const I idx[1] = {__shfl_sync(mask, index, u0, a.group)};
+      const Acc scale[1] = {__shfl_sync(mask, value, u0, a.group)};
+      if (in_range) gather_and_add<Config, 1, I>(a, idx, scale, j, acc);
     }
   }
   return acc;
