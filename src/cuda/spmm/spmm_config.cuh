@@ -114,6 +114,7 @@ struct SpmmArgs {
   int heavy_tiles = 1;       // column tiles per heavy row
   int64_t heavy_blocks = 0;  // heavy_count * heavy_tiles: the launch's first blocks
   uint32_t x_row_pitch = 0;          // x_row_stride in bytes if it fits 32 bits, else 0 (kLineAddresses)
+  int light_per_block = 0;           // the few-rows configuration's light rows per block (launch(), spmm.cu)
 };
 
 // The slab kernel (spmm_slab_kernel.cuh): float32 throughout, X and Y row-major with 16-byte

@@ -232,35 +232,53 @@ __device__ __forceinline__ void sum_across_groups(AccVector<Config>& acc, int gr
   }
 }
 
+// Light row `item` by one lane group, this lane's columns of it.
+template <typename Config, typename I>
+__device__ __forceinline__ void light_row(const SpmmArgs<typename Config::Types, I>& a, int64_t item, int group_lane,
+                                          bool shares) {
+  constexpr int kVec = Config::kVec;
+  const int64_t o = a.light[item];
+  const int64_t begin = a.offsets[o];
+  const int64_t end = a.offsets[o + 1];
+  if (shares) {
+    // Column tiles in step across the group (the shared loads need all of its lanes).
+    for (int64_t tile = 0; tile < a.n; tile += int64_t{a.group} * kVec) {
+      const int64_t j = tile + int64_t{group_lane} * kVec;
+      const AccVector<Config> acc = accumulate_tile<Config, I>(a, begin, end, j, true);
+      if (j < a.n) store_row_slice<Config, I>(a, o, j, acc);
+    }
+  } else {
+    for (int64_t j = int64_t{group_lane} * kVec; j < a.n; j += int64_t{a.group} * kVec) {
+      store_row_slice<Config, I>(a, o, j, accumulate_entries<Config, I>(a, begin, end, j));
+    }
+  }
+}
+
 // Light rows, block `block` of `blocks` running them: one lane group per row (kSliced = false), or a
 // whole warp per row (kSliced = true): then each of its 32 / group groups sums a contiguous slice of
 // the row and the slices are combined by sum_across_groups, every lane running the same loops. Two
 // instantiations rather than one runtime path: the sliced loop's extra bookkeeping cost 8-22 % on
-// matrices that use one slice (banded, block-diagonal, SBM; H200, bench/RESULTS.md).
+// matrices that use one slice (banded, block-diagonal, SBM; H200, bench/RESULTS.md). The few-rows
+// configuration's blocks take a.light_per_block rows each (launch() in spmm.cu spreads them evenly
+// over the blocks that run at once), their other groups none.
 template <typename Config, typename I, bool kSliced>
 __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types, I>& a, int64_t block, int64_t blocks) {
   const bool shares = shares_indices<Config, I>(a);
   constexpr int kVec = Config::kVec;
-  if constexpr (!kSliced) {
+  if constexpr (!kSliced && Config::kFewRows) {
+    const int group_id = threadIdx.x / a.group;
+    if (group_id >= a.light_per_block) return;
+    const int group_lane = threadIdx.x & (a.group - 1);
+    const int64_t stride = blocks * a.light_per_block;
+    for (int64_t item = block * a.light_per_block + group_id; item < a.light_count; item += stride) {
+      light_row<Config, I>(a, item, group_lane, shares);
+    }
+  } else if constexpr (!kSliced) {
     const int group_lane = threadIdx.x & (a.group - 1);
     const int64_t stride = blocks * Config::kThreadsPerBlock / a.group;
     for (int64_t item = (block * Config::kThreadsPerBlock + threadIdx.x) / a.group; item < a.light_count;
          item += stride) {
-      const int64_t o = a.light[item];
-      const int64_t begin = a.offsets[o];
-      const int64_t end = a.offsets[o + 1];
-      if (shares) {
-        // Column tiles in step across the group (the shared loads need all of its lanes).
-        for (int64_t tile = 0; tile < a.n; tile += int64_t{a.group} * kVec) {
-          const int64_t j = tile + int64_t{group_lane} * kVec;
-          const AccVector<Config> acc = accumulate_tile<Config, I>(a, begin, end, j, true);
-          if (j < a.n) store_row_slice<Config, I>(a, o, j, acc);
-        }
-      } else {
-        for (int64_t j = int64_t{group_lane} * kVec; j < a.n; j += int64_t{a.group} * kVec) {
-          store_row_slice<Config, I>(a, o, j, accumulate_entries<Config, I>(a, begin, end, j));
-        }
-      }
+      light_row<Config, I>(a, item, group_lane, shares);
     }
   } else {
     const int lane = threadIdx.x & 31;
