@@ -72,6 +72,11 @@ int sddmm_row_shares() {
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;
 }
 
+int sddmm_sm_blocks() {
+  const int64_t v = env_count("SDDMM_SDDMM_SM_BLOCKS", -1);
+  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
+}
+
 int spmm_slabs() {
   const int64_t v = env_count("SDDMM_SPMM_SLABS", -1);
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;

@@ -108,6 +108,21 @@ constexpr int64_t kSddmmLineInterleaveMaxK = 32;
 // The threshold lies between 55 and 230 entries; 128 is not measured more closely.
 constexpr int64_t kSddmmRowSharesMinMeanRow = 128;
 
+// SDDMM, CUDA cores, float32 entry kernel (the vector path where neither the line nor the panel
+// kernel takes the call): blocks of 1024 threads, one a multiprocessor (SddmmSmBlockConfig), where
+// X2's columns exceed the L2 and the warps take equal shares of the entries (not whole rows). A
+// multiprocessor's 32 warps then work on 32 neighbouring shares, one part of the matrix, where 4
+// blocks of 256 worked on 4 parts: rows of one cluster that share X2 columns are in flight together
+// and their gathers hit L1. ncu had the 256-thread kernel on SBM at K = 256 reading nnz x 32
+// sectors from the L2 (no L1 hits) against cuSPARSE's 17 % fewer (bench/RESULTS.md). Measured
+// (H200, 2026-11-27, one build, SDDMM_SDDMM_SM_BLOCKS 1 against 0, two rounds, best, ms): SBM K =
+// 256 1.274 -> 1.170 (0.89 -> 0.97x cuSPARSE), K = 128 0.624 -> 0.588 (1.05 -> 1.11x); past the L2
+// elsewhere uniform-106000-3M K = 256 +0.9 %, 685000-8M +0.4 %, 916000-5M, R-MAT and banded within
+// 0.1 %; where X2 fits the L2 they lost: uniform-36000-4M +3 % at K = 128 / 256, uniform-106000-3M
+// K = 128 +1.8 %, uniform-4000-88k +4-5 %, the graphs -3 to +10 % (6-20 us cells); 14 matrices x 2
+// K geomean 1.007. The rule keeps them at 256. SDDMM_SDDMM_SM_BLOCKS=1 / 0 forces them on / off.
+constexpr bool kSddmmSmBlocksPastL2 = true;
+
 // SDDMM, CUDA cores: plans carry the panel order (cuda/panels.cuh) where X2 fits the L2 at 512-byte
 // rows and entries spread at random over the pattern's size would share each X2 column read of a
 // 64-row panel at least this many times on average (uniform_panel_column_reuse: 1.36 for uniform
@@ -400,6 +415,7 @@ int64_t sddmm_wave_min_products();  // SDDMM_SDDMM_WAVE_PRODUCTS
 bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL
 bool sddmm_line_interleave();  // SDDMM_SDDMM_LINE_INTERLEAVE
 int sddmm_row_shares();    // SDDMM_SDDMM_ROW_SHARES: 1 or 0 when set so, else -1 (the rule)
+int sddmm_sm_blocks();     // SDDMM_SDDMM_SM_BLOCKS: 1 or 0 when set so, else -1 (the rule)
 int sddmm_panels();        // SDDMM_SDDMM_PANELS: 1 or 0 when set so, else -1 (the rule)
 double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY

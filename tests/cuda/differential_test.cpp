@@ -74,6 +74,19 @@ TEST_SUITE("gpu") {
     check_sddmm_suite_and_graphs();
   }
 
+  TEST_CASE("gpu: the SDDMM entry kernel in blocks of a whole multiprocessor (suite cases and real graphs)") {
+    // By default float32's entry kernel takes 1024-thread blocks only where X2 exceeds the L2
+    // (sddmm.cu), which no case here does; this override takes them wherever it runs, equal shares
+    // and whole rows alike, and with 64 waves and no minimum of work per warp many blocks get a
+    // share of one iteration or none.
+    const ScopedEnv sm_blocks("SDDMM_SDDMM_SM_BLOCKS", "1");
+    const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
+    const ScopedEnv wave_products("SDDMM_SDDMM_WAVE_PRODUCTS", "0");
+    check_sddmm_suite_and_graphs();
+    const ScopedEnv row_shares("SDDMM_SDDMM_ROW_SHARES", "1");
+    check_sddmm_suite_and_graphs();
+  }
+
   TEST_CASE("gpu: the SDDMM line kernel with contiguous shares per warp (suite cases and real graphs)") {
     // By default the line kernel's warps take its iterations in turn at K <= 32, on a grid of one wave
     // (sddmm.cu); this override gives them one contiguous share each, on up to 64 waves without a

@@ -23,6 +23,7 @@ struct SddmmChoice {
   bool tensor;      // the plan's dense units go to the tensor-core kernel, the other entries to `kernel`
   bool row_shares;  // each warp of `kernel` takes whole rows (SddmmArgs::row_offsets), not an equal share
   bool interleaved;  // the warps of `kernel` take its iterations in turn (SddmmArgs::interleaved)
+  bool sm_blocks;    // kVector16 in blocks of a whole multiprocessor (SddmmSmBlockConfig), float32 only
 };
 
 // The one place that picks the SDDMM kernels for a call.
@@ -67,6 +68,10 @@ struct SddmmChoice {
 //    kSddmmLineInterleave, has the measurement; 16-bit K = 64, the other line K, was slower so on
 //    the clustered graphs). The entry kernel keeps contiguous shares: its lane groups hold their
 //    X1 row across iterations, which in turn would each be another row.
+//  - sm_blocks: float32's entry kernel (kVector16) in blocks of a whole multiprocessor
+//    (SddmmSmBlockConfig) where X2's columns exceed the L2 and the warps take equal shares: the
+//    multiprocessor's warps then work on one part of the matrix, and clustered graphs' gathers hit
+//    L1 (tuning.hpp, kSddmmSmBlocksPastL2, has the measurement; where X2 fits the L2 they lost).
 // K = 32 .. 256 fit the tensor-core kernel's registers; the dense units must be full enough on
 // average to beat the CUDA-core kernel, fuller below K = 128, and fuller still there (`strict`) for
 // float32's TF32 split, whose three mma per step cost more than the CUDA-core kernel saves at short
@@ -128,7 +133,12 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
       rows_even_enough && (a.sddmm_row_shares == 1 || (a.sddmm_row_shares < 0 && gathers_past_l2 && long_rows));
   const bool line = kernel == SddmmKernel::kLine64 || kernel == SddmmKernel::kLine128;
   const bool interleaved = line && !row_shares && a.sddmm_line_interleave && k <= kSddmmLineInterleaveMaxK;
-  return {kernel, group, tensor, row_shares, interleaved};
+  constexpr bool kFloat32 = std::is_same_v<F, float> && std::is_same_v<V, float> &&
+                            std::is_same_v<typename P::Output, float>;
+  const bool sm_blocks = kFloat32 && kernel == SddmmKernel::kVector16 &&
+                         (a.sddmm_sm_blocks == 1 ||
+                          (a.sddmm_sm_blocks < 0 && kSddmmSmBlocksPastL2 && gathers_past_l2 && !row_shares));
+  return {kernel, group, tensor, row_shares, interleaved, sm_blocks};
 }
 
 // A grid of whole waves of the blocks that run on the GPU at once (cuda/occupancy.cuh): up to
@@ -376,7 +386,15 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
     if (args.nnz == 0) return;
   }
   switch (choice.kernel) {
-    case SddmmKernel::kVector16: launch_entries<SddmmConfig<P, 16>, I>(args, a, stream); return;
+    case SddmmKernel::kVector16:
+      if constexpr (std::is_same_v<P, Precision<float, float, float>>) {
+        if (choice.sm_blocks) {
+          launch_entries<SddmmSmBlockConfig<SddmmConfig<P, 16>>, I>(args, a, stream);
+          return;
+        }
+      }
+      launch_entries<SddmmConfig<P, 16>, I>(args, a, stream);
+      return;
     case SddmmKernel::kLine64: launch_lines<SddmmLineConfig<P, 64>, I>(args, a, stream); return;
     case SddmmKernel::kLine128: launch_lines<SddmmLineConfig<P, 128>, I>(args, a, stream); return;
     case SddmmKernel::kPanel512: launch_panels<SddmmPanelConfig<P, 512>, I>(a, x1, x2, out, stream); return;

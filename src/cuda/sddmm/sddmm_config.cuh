@@ -58,6 +58,15 @@ struct SddmmConfig {
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
 };
 
+// The vector path's entry kernel in blocks of 1024 threads, one a multiprocessor (64 registers, as
+// 4 blocks of 256): the multiprocessor's 32 warps then take 32 neighbouring shares of the entries,
+// one part of the matrix, instead of 4 blocks' shares from 4 parts of it.
+template <typename Base>
+struct SddmmSmBlockConfig : Base {
+  static constexpr int kThreadsPerBlock = 1024;
+  static constexpr int kMinBlocksPerSm = 1;
+};
+
 // The line kernel (sddmm_line_kernel.cuh): for K whose row of X1 and column of X2 are one 64- or
 // 128-byte line (kLineBytes = K * sizeof(Feature): float32 K = 16 / 32, float16 and bfloat16 K = 32 /
 // 64, float64 K = 8 / 16) on the vector path's layout. Each lane of a group of kLanes loads one
