@@ -102,7 +102,6 @@ template <typename P, typename I>
 SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, const DenseView& x1,
                                 const DenseView& x2) {
   using F = typename P::Feature;
-  using V = typename P::Value;
   constexpr int kVec = 16 / static_cast<int>(sizeof(F));
   const int64_t k = x1.cols;
   const bool contiguous_k = x1.col_stride() == 1 && x2.row_stride() == 1;
@@ -133,8 +132,8 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
       rows_even_enough && (a.sddmm_row_shares == 1 || (a.sddmm_row_shares < 0 && gathers_past_l2 && long_rows));
   const bool line = kernel == SddmmKernel::kLine64 || kernel == SddmmKernel::kLine128;
   const bool interleaved = line && !row_shares && a.sddmm_line_interleave && k <= kSddmmLineInterleaveMaxK;
-  constexpr bool kFloat32 = std::is_same_v<F, float> && std::is_same_v<V, float> &&
-                            std::is_same_v<typename P::Output, float>;
+  // Instantiated for float32 throughout only (run_typed).
+  constexpr bool kFloat32 = std::is_same_v<P, Precision<float, float, float>>;
   const bool sm_blocks = kFloat32 && kernel == SddmmKernel::kVector16 &&
                          (a.sddmm_sm_blocks == 1 ||
                           (a.sddmm_sm_blocks < 0 && kSddmmSmBlocksPastL2 && gathers_past_l2 && !row_shares));
