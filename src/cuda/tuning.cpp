@@ -24,6 +24,13 @@ double env_fraction(const char* name, double fallback) {
   return end != env && *end == '\0' && v >= 0.0 ? v : fallback;
 }
 
+// A rule's override from environment variable `name`: 1 (on wherever it may run) or 0 (never) when
+// set so, else -1 (the rule decides).
+int env_switch(const char* name) {
+  const int64_t v = env_count(name, -1);
+  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
+}
+
 }  // namespace
 
 int64_t spmm_heavy_row_entries() { return env_count("SDDMM_SPMM_HEAVY_ROW_ENTRIES", kSpmmHeavyRowEntries); }
@@ -40,10 +47,7 @@ int64_t spmm_entries_per_slice() { return env_count("SDDMM_SPMM_ENTRIES_PER_SLIC
 
 int64_t spmm_deep_rows_min_mean() { return env_count("SDDMM_SPMM_DEEP_ROWS", kSpmmDeepRowsMinMean); }
 
-int spmm_few_rows() {
-  const int64_t v = env_count("SDDMM_SPMM_FEW_ROWS", -1);
-  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
-}
+int spmm_few_rows() { return env_switch("SDDMM_SPMM_FEW_ROWS"); }
 
 bool spmm_shared_indices() {
   const int64_t v = env_count("SDDMM_SPMM_SHARED_INDICES", kSpmmSharedIndices ? 1 : 0);
@@ -67,20 +71,11 @@ bool sddmm_line_interleave() {
   return v == 1 || (v != 0 && kSddmmLineInterleave);
 }
 
-int sddmm_row_shares() {
-  const int64_t v = env_count("SDDMM_SDDMM_ROW_SHARES", -1);
-  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
-}
+int sddmm_row_shares() { return env_switch("SDDMM_SDDMM_ROW_SHARES"); }
 
-int sddmm_sm_blocks() {
-  const int64_t v = env_count("SDDMM_SDDMM_SM_BLOCKS", -1);
-  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
-}
+int sddmm_sm_blocks() { return env_switch("SDDMM_SDDMM_SM_BLOCKS"); }
 
-int spmm_slabs() {
-  const int64_t v = env_count("SDDMM_SPMM_SLABS", -1);
-  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
-}
+int spmm_slabs() { return env_switch("SDDMM_SPMM_SLABS"); }
 
 SlabMinReuse spmm_slab_min_reuse() {
   SlabMinReuse r;
@@ -90,10 +85,7 @@ SlabMinReuse spmm_slab_min_reuse() {
   return r;
 }
 
-int sddmm_panels() {
-  const int64_t v = env_count("SDDMM_SDDMM_PANELS", -1);
-  return v == 0 || v == 1 ? static_cast<int>(v) : -1;
-}
+int sddmm_panels() { return env_switch("SDDMM_SDDMM_PANELS"); }
 
 double sddmm_panel_min_reuse() { return env_fraction("SDDMM_SDDMM_PANEL_REUSE", kSddmmPanelMinReuse); }
 

@@ -98,6 +98,13 @@ bool panel_kernel_takes(const DevicePattern<V, I>& a, int64_t line_bytes) {
          (a.sddmm_panels == 1 || a.cols * line_bytes <= a.l2_bytes);
 }
 
+// Whether the entry kernel has a whole-multiprocessor build (SddmmSmBlockConfig) for these types:
+// float32 throughout only, the one precision measured (tuning.hpp, kSddmmSmBlocksPastL2).
+template <typename P>
+constexpr bool has_sm_blocks() {
+  return std::is_same_v<P, Precision<float, float, float>>;
+}
+
 template <typename P, typename I>
 SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, const DenseView& x1,
                                 const DenseView& x2) {
@@ -132,9 +139,7 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
       rows_even_enough && (a.sddmm_row_shares == 1 || (a.sddmm_row_shares < 0 && gathers_past_l2 && long_rows));
   const bool line = kernel == SddmmKernel::kLine64 || kernel == SddmmKernel::kLine128;
   const bool interleaved = line && !row_shares && a.sddmm_line_interleave && k <= kSddmmLineInterleaveMaxK;
-  // Instantiated for float32 throughout only (run_typed).
-  constexpr bool kFloat32 = std::is_same_v<P, Precision<float, float, float>>;
-  const bool sm_blocks = kFloat32 && kernel == SddmmKernel::kVector16 &&
+  const bool sm_blocks = has_sm_blocks<P>() && kernel == SddmmKernel::kVector16 &&
                          (a.sddmm_sm_blocks == 1 ||
                           (a.sddmm_sm_blocks < 0 && kSddmmSmBlocksPastL2 && gathers_past_l2 && !row_shares));
   return {kernel, group, tensor, row_shares, interleaved, sm_blocks};
@@ -386,7 +391,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   }
   switch (choice.kernel) {
     case SddmmKernel::kVector16:
-      if constexpr (std::is_same_v<P, Precision<float, float, float>>) {
+      if constexpr (has_sm_blocks<P>()) {
         if (choice.sm_blocks) {
           launch_entries<SddmmSmBlockConfig<SddmmConfig<P, 16>>, I>(args, a, stream);
           return;
