@@ -66,6 +66,7 @@ struct DevicePattern {
   int64_t l2_bytes = 0;              // the device's L2 (the SDDMM row-share rule: sddmm.cu)
   PanelOrder<T, I> panels;           // SDDMM panel kernel's order (cuda/panels.cuh), where it pays
   int sddmm_panels = -1;             // SDDMM_SDDMM_PANELS: 1 panels wherever they fit, 0 never, -1 by rule
+  int64_t sddmm_panel_block_entries = 0;  // the panel kernel's grid: waves giving each block this many entries
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
                                      // and, where full enough (16-bit), SpMM
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32

@@ -89,6 +89,10 @@ int sddmm_panels() { return env_switch("SDDMM_SDDMM_PANELS"); }
 
 double sddmm_panel_min_reuse() { return env_fraction("SDDMM_SDDMM_PANEL_REUSE", kSddmmPanelMinReuse); }
 
+int64_t sddmm_panel_block_entries() {
+  return env_count("SDDMM_SDDMM_PANEL_BLOCK_ENTRIES", kSddmmPanelBlockEntries);
+}
+
 bool unit_census() {
   const int64_t v = env_count("SDDMM_UNIT_CENSUS", kUnitCensus ? 1 : 0);
   return v == 1 || (v != 0 && kUnitCensus);

@@ -145,6 +145,23 @@ constexpr bool kSddmmSmBlocksPastL2 = true;
 // and past the L2 uniform 106000^2 +5-15 %, 300000 x 103000 1.5-1.9x.
 constexpr double kSddmmPanelMinReuse = 1.3;
 
+// SDDMM panel kernel (sddmm_panel_kernel.cuh): its grid is as many waves of the blocks the device
+// runs at once as give each block at least this many entries (at least one wave, at most
+// kSddmmGridMaxWaves), where it had been one wave. More, shorter blocks stage each panel's X1 rows
+// more often but let the multiprocessors that finish early take more work. Measured (H200,
+// 2026-11-27, a probe of the waves from the environment, uniform 8000^2 float32, two rounds, ms,
+// 1 / 2 / 3 / 4 / 6 waves): 6.4M K = 128 0.2742 / 0.2652 / 0.2570 / 0.2558 / 0.2788 (cuSPARSE
+// 0.2948), K = 256 0.4694 / 0.4666 / 0.4670 / 0.4673 / 0.4709; 3.2M K = 128 0.1435 / 0.1409 /
+// 0.1487 / 0.1439 / 0.1562, K = 256 0.2560 / 0.2565 / 0.2574 / 0.2590 / 0.2656; 640k to 2.56M fastest
+// at one wave (640k K = 128 0.0388 / 0.0409 / 0.0435; 1.92M 0.0912 / 0.0929; 2.56M 0.1166 / 0.1166).
+// The best counts give ~6000 entries a block on both matrices that gain (264 resident blocks: 6.4M at
+// 4 waves, 3.2M at 2) and every smaller one stays at one wave. SBM, whose plans carry no panel order,
+// with one forced (SDDMM_SDDMM_PANELS=1; X2 past the L2): K = 256 1.305 / 1.157 (4) / 1.094 (12)
+// against the entry kernel's 1.164, K = 128 0.693 / 0.601 / 0.575 against 0.586: more waves keep a
+// band of clusters' columns in the L2, but the order's creation cost and memory were not worth
+// 2-6 % (bench/RESULTS.md). Overridable with SDDMM_SDDMM_PANEL_BLOCK_ENTRIES (0: the most waves).
+constexpr int64_t kSddmmPanelBlockEntries = 6000;
+
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left
 // to the hardware's block scheduler; more take the persistent grid of one wave. Measured (H200,
@@ -418,6 +435,7 @@ int sddmm_row_shares();    // SDDMM_SDDMM_ROW_SHARES: 1 or 0 when set so, else -
 int sddmm_sm_blocks();     // SDDMM_SDDMM_SM_BLOCKS: 1 or 0 when set so, else -1 (the rule)
 int sddmm_panels();        // SDDMM_SDDMM_PANELS: 1 or 0 when set so, else -1 (the rule)
 double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE
+int64_t sddmm_panel_block_entries();  // SDDMM_SDDMM_PANEL_BLOCK_ENTRIES
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE

@@ -145,6 +145,15 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   return {kernel, group, tensor, row_shares, interleaved, sm_blocks};
 }
 
+// Waves of `resident` blocks, from 1 to max_waves, that give each block at least warps x
+// min_per_warp of the nnz entries (warps = 1: min_per_warp a block; min_per_warp = 0: max_waves).
+// Divided in turn: the same floor as one division by the product, which a large override could
+// overflow.
+int64_t grid_waves(int64_t nnz, int64_t resident, int64_t warps, int64_t min_per_warp, int64_t max_waves) {
+  const int64_t fill = min_per_warp > 0 ? nnz / resident / warps / min_per_warp : max_waves;
+  return fill < 1 ? 1 : fill < max_waves ? fill : max_waves;
+}
+
 // A grid of whole waves of the blocks that run on the GPU at once (cuda/occupancy.cuh): up to
 // max_waves of them while each warp still gets min_products products (entries x K) per wave
 // (tuning.hpp), and fewer blocks for small problems. Each block loops over its warps' shares;
@@ -158,9 +167,7 @@ void launch(const Args& args, int64_t per_warp, int64_t max_waves, int64_t min_p
   const int64_t resident = resident_grid<kKernel>(kThreads, 0);
   const int64_t k = args.k > 0 ? args.k : 1;  // K = 0 is a valid call (zeros)
   const int64_t min_entries = min_products / k + (min_products % k != 0);  // per warp and wave, rounded up
-  // Divided in turn: the same floor as one division by the product, which a large override could overflow.
-  const int64_t fill = min_entries > 0 ? args.nnz / resident / kWarps / min_entries : max_waves;
-  const int64_t waves = args.interleaved || fill < 1 ? 1 : fill < max_waves ? fill : max_waves;
+  const int64_t waves = args.interleaved ? 1 : grid_waves(args.nnz, resident, kWarps, min_entries, max_waves);
   const int64_t per_block = kWarps * per_warp;  // entries per iteration
   // Whole rows per warp (row_offsets): no more warps than rows.
   const int64_t needed =
@@ -185,9 +192,11 @@ void launch_lines(const SddmmArgs<typename Config::Types, I>& args,
                                                                  a.sddmm_wave_min_products, stream);
 }
 
-// Every entry in the plan's panel order (sddmm_panel_kernel.cuh): one wave of blocks, fewer where
-// the blocks would get under 4 entries per lane group. The kernel's shared memory (64 KB for 1-KB
-// rows) is past the default limit: resident_grid allows it, once per device.
+// Every entry in the plan's panel order (sddmm_panel_kernel.cuh): as many waves of blocks as give
+// each block the plan's sddmm_panel_block_entries (tuning.hpp, kSddmmPanelBlockEntries), from one
+// to sddmm_grid_max_waves, and fewer blocks where they would get under 4 entries per lane group.
+// The kernel's shared memory (64 KB for 1-KB rows) is past the default limit: resident_grid allows
+// it, once per device.
 template <typename Config, typename I>
 void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
                    void* out, cudaStream_t stream) {
@@ -207,9 +216,10 @@ void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, con
   args.out = static_cast<typename P::Output*>(out);
   constexpr auto kKernel = sddmm_panel_kernel<Config, I>;
   const int64_t resident = resident_grid<kKernel>(Config::kThreadsPerBlock, Config::kSharedBytes);
+  const int64_t waves = grid_waves(a.nnz, resident, 1, a.sddmm_panel_block_entries, a.sddmm_grid_max_waves);
   constexpr int64_t kMinBlockEntries = Config::kThreadsPerBlock / Config::kLanes * 4;
   const int64_t wanted = (a.nnz + kMinBlockEntries - 1) / kMinBlockEntries;
-  const int grid = static_cast<int>(wanted < resident ? wanted : resident);
+  const int grid = static_cast<int>(wanted < resident * waves ? wanted : resident * waves);
   kKernel<<<grid, Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args);
   check_launch("sddmm_panel_kernel");
 }
