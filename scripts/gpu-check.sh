@@ -64,7 +64,9 @@ tail -n 3 "$out/two-devices.log"
 # cases have shards of their own (with the float32 ones, one shard of all of them ran past a
 # 10-minute call). SANITIZERS picks the tools (default all four), so that a call can run some:
 # at 1a5e7e7 on the H200, SANITIZERS="memcheck racecheck" took 507 s of a 565 s call (too close to
-# the limit: give each its own call), "synccheck initcheck" 31 s.
+# the limit: give each its own call), "synccheck initcheck" 31 s. At 904d694 (H200) the build, ctest
+# (130 s) and the GPU suite alone (120 s) took 300 s before the sanitizers began, and "memcheck
+# initcheck synccheck" had not finished two shards by 470 s: run BENCH_ARGS in a call of its own.
 shards=('-tc=*SDDMM matches*'
         '-tc=*tensor-core*float16*,*tensor-core*bfloat16*'
         '-tc=*tensor-core*TF32 split*'
