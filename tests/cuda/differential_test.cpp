@@ -106,32 +106,33 @@ TEST_SUITE("gpu") {
     // 1024-byte rows on the vector path takes the panel kernel: panels of a few entries, shares
     // that cross panels, caller orders, no values, every precision. The graphs also at K = 256
     // (their K of 64 has 512-byte rows in float64 only), with the rows and columns that no entry
-    // uses poisoned. Then the calls that take the panel kernel again, on a grid of up to 64 waves
-    // without a minimum of entries a block (by default more than one wave only where each block
-    // still gets kSddmmPanelBlockEntries): many blocks a panel, each a share of a few iterations
-    // that starts and ends anywhere in it.
+    // uses poisoned. Then the calls whose X1 rows are 512 or 1024 bytes again (those on the vector
+    // path's layout take the panel kernel), on a grid of up to 64 waves without a minimum of
+    // entries a block (by default more than one wave only where each block still gets
+    // kSddmmPanelBlockEntries): many blocks a panel, each a share of a few iterations that starts
+    // and ends anywhere in it.
     const ScopedEnv panels("SDDMM_SDDMM_PANELS", "1");
-    std::vector<SddmmCase> panel_calls;
-    const auto takes_panels = [](const SddmmCase& c) {
+    std::vector<SddmmCase> panel_row_calls;
+    const auto panel_rows = [](const SddmmCase& c) {  // X1 rows of 512 or 1024 bytes
       const sddmm_dtype_t f = c.precision.features;
       const int64_t bytes = f == SDDMM_DTYPE_FLOAT64 ? 8 : f == SDDMM_DTYPE_FLOAT32 ? 4 : 2;
       return c.k * bytes == 512 || c.k * bytes == 1024;
     };
     for (const auto& c : sddmm_cases()) {
       check_sddmm(SDDMM_BACKEND_CUDA, c);
-      if (takes_panels(c)) panel_calls.push_back(c);
+      if (panel_rows(c)) panel_row_calls.push_back(c);
     }
     for (auto c : graph_sddmm_cases()) {
       check_sddmm(SDDMM_BACKEND_CUDA, c);
       c.k = 256;
       c.poison_unreferenced = true;
       check_sddmm(SDDMM_BACKEND_CUDA, c);
-      if (takes_panels(c)) panel_calls.push_back(c);
+      if (panel_rows(c)) panel_row_calls.push_back(c);
     }
-    REQUIRE(!panel_calls.empty());
+    REQUIRE(!panel_row_calls.empty());
     const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
     const ScopedEnv block_entries("SDDMM_SDDMM_PANEL_BLOCK_ENTRIES", "0");
-    for (const auto& c : panel_calls) check_sddmm(SDDMM_BACKEND_CUDA, c);
+    for (const auto& c : panel_row_calls) check_sddmm(SDDMM_BACKEND_CUDA, c);
   }
 
   TEST_CASE("gpu: the SpMM slab kernel wherever it runs (suite cases and row-sorted cases over many slabs)") {
