@@ -31,6 +31,12 @@ int env_switch(const char* name) {
   return v == 0 || v == 1 ? static_cast<int>(v) : -1;
 }
 
+// A setting's override from environment variable `name`: on or off when set to 1 or 0, else `fallback`.
+bool env_flag(const char* name, bool fallback) {
+  const int v = env_switch(name);
+  return v < 0 ? fallback : v == 1;
+}
+
 }  // namespace
 
 int64_t spmm_heavy_row_entries() { return env_count("SDDMM_SPMM_HEAVY_ROW_ENTRIES", kSpmmHeavyRowEntries); }
@@ -49,10 +55,7 @@ int64_t spmm_deep_rows_min_mean() { return env_count("SDDMM_SPMM_DEEP_ROWS", kSp
 
 int spmm_few_rows() { return env_switch("SDDMM_SPMM_FEW_ROWS"); }
 
-bool spmm_shared_indices() {
-  const int64_t v = env_count("SDDMM_SPMM_SHARED_INDICES", kSpmmSharedIndices ? 1 : 0);
-  return v == 1 || (v != 0 && kSpmmSharedIndices);
-}
+bool spmm_shared_indices() { return env_flag("SDDMM_SPMM_SHARED_INDICES", kSpmmSharedIndices); }
 
 int64_t sddmm_grid_max_waves() {
   const int64_t waves = env_count("SDDMM_SDDMM_GRID_WAVES", kSddmmGridMaxWaves);
@@ -61,15 +64,9 @@ int64_t sddmm_grid_max_waves() {
 
 int64_t sddmm_wave_min_products() { return env_count("SDDMM_SDDMM_WAVE_PRODUCTS", kSddmmWaveMinProducts); }
 
-bool sddmm_line_kernel() {
-  const int64_t v = env_count("SDDMM_SDDMM_LINE_KERNEL", kSddmmLineKernel ? 1 : 0);
-  return v == 1 || (v != 0 && kSddmmLineKernel);
-}
+bool sddmm_line_kernel() { return env_flag("SDDMM_SDDMM_LINE_KERNEL", kSddmmLineKernel); }
 
-bool sddmm_line_interleave() {
-  const int64_t v = env_count("SDDMM_SDDMM_LINE_INTERLEAVE", kSddmmLineInterleave ? 1 : 0);
-  return v == 1 || (v != 0 && kSddmmLineInterleave);
-}
+bool sddmm_line_interleave() { return env_flag("SDDMM_SDDMM_LINE_INTERLEAVE", kSddmmLineInterleave); }
 
 int sddmm_row_shares() { return env_switch("SDDMM_SDDMM_ROW_SHARES"); }
 
@@ -93,10 +90,7 @@ int64_t sddmm_panel_block_entries() {
   return env_count("SDDMM_SDDMM_PANEL_BLOCK_ENTRIES", kSddmmPanelBlockEntries);
 }
 
-bool unit_census() {
-  const int64_t v = env_count("SDDMM_UNIT_CENSUS", kUnitCensus ? 1 : 0);
-  return v == 1 || (v != 0 && kUnitCensus);
-}
+bool unit_census() { return env_flag("SDDMM_UNIT_CENSUS", kUnitCensus); }
 
 double tensor_core_min_density() { return env_fraction("SDDMM_TC_MIN_DENSITY", kTensorCoreMinDensity); }
 
@@ -110,19 +104,13 @@ double spmm_tensor_min_fill() { return env_fraction("SDDMM_SPMM_TC_MIN_FILL", kS
 
 double tensor_square_min_cover() { return env_fraction("SDDMM_TC_SQUARE_COVER", kTensorSquareMinCover); }
 
-bool tensor_wgmma_squares() {
-  const int64_t v = env_count("SDDMM_TC_WGMMA", kTensorWgmmaSquares ? 1 : 0);
-  return v == 1 || (v != 0 && kTensorWgmmaSquares);
-}
+bool tensor_wgmma_squares() { return env_flag("SDDMM_TC_WGMMA", kTensorWgmmaSquares); }
 
 double tensor_wgmma_min_density() {
   return env_fraction("SDDMM_TC_WGMMA_MIN_DENSITY", kTensorWgmmaMinDensity);
 }
 
-bool float32_tensor_cores() {
-  const int64_t v = env_count("SDDMM_F32_TENSOR_CORES", kFloat32TensorCores ? 1 : 0);
-  return v == 1 || (v != 0 && kFloat32TensorCores);
-}
+bool float32_tensor_cores() { return env_flag("SDDMM_F32_TENSOR_CORES", kFloat32TensorCores); }
 
 size_t creation_pool_bytes(size_t device_bytes) {
   const int64_t share = static_cast<int64_t>(device_bytes / kCreationPoolDeviceShare);
