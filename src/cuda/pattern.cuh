@@ -67,6 +67,7 @@ struct DevicePattern {
   PanelOrder<T, I> panels;           // SDDMM panel kernel's order (cuda/panels.cuh), where it pays
   int sddmm_panels = -1;             // SDDMM_SDDMM_PANELS: 1 panels wherever they fit, 0 never, -1 by rule
   int64_t sddmm_panel_block_entries = 0;  // the panel kernel's grid: waves giving each block this many entries
+  int64_t sddmm_panel_block_entries_half = 0;  // ... where the features are 16-bit
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
                                      // and, where full enough (16-bit), SpMM
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32

@@ -86,8 +86,9 @@ int sddmm_panels() { return env_switch("SDDMM_SDDMM_PANELS"); }
 
 double sddmm_panel_min_reuse() { return env_fraction("SDDMM_SDDMM_PANEL_REUSE", kSddmmPanelMinReuse); }
 
-int64_t sddmm_panel_block_entries() {
-  return env_count("SDDMM_SDDMM_PANEL_BLOCK_ENTRIES", kSddmmPanelBlockEntries);
+int64_t sddmm_panel_block_entries(bool half_features) {
+  return env_count("SDDMM_SDDMM_PANEL_BLOCK_ENTRIES",
+                   half_features ? kSddmmPanelBlockEntriesHalf : kSddmmPanelBlockEntries);
 }
 
 bool unit_census() { return env_flag("SDDMM_UNIT_CENSUS", kUnitCensus); }

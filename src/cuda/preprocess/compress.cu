@@ -374,7 +374,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.nnz = nnz;
   p.l2_bytes = l2_bytes(info.device_id);
   p.sddmm_panels = sddmm_panels();
-  p.sddmm_panel_block_entries = sddmm_panel_block_entries();
+  p.sddmm_panel_block_entries = sddmm_panel_block_entries(false);
+  p.sddmm_panel_block_entries_half = sddmm_panel_block_entries(true);
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
   unsigned long long* validation_flags = nullptr;

@@ -193,10 +193,10 @@ void launch_lines(const SddmmArgs<typename Config::Types, I>& args,
 }
 
 // Every entry in the plan's panel order (sddmm_panel_kernel.cuh): as many waves of blocks as give
-// each block the plan's sddmm_panel_block_entries (tuning.hpp, kSddmmPanelBlockEntries), from one
-// to sddmm_grid_max_waves, and fewer blocks where they would get under 4 entries per lane group.
-// The kernel's shared memory (64 KB for 1-KB rows) is past the default limit: resident_grid allows
-// it, once per device.
+// each block the plan's sddmm_panel_block_entries (tuning.hpp, kSddmmPanelBlockEntries; for 16-bit
+// features sddmm_panel_block_entries_half), from one to sddmm_grid_max_waves, and fewer blocks
+// where they would get under 4 entries per lane group. The kernel's shared memory (64 KB for 1-KB
+// rows) is past the default limit: resident_grid allows it, once per device.
 template <typename Config, typename I>
 void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
                    void* out, cudaStream_t stream) {
@@ -216,7 +216,9 @@ void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, con
   args.out = static_cast<typename P::Output*>(out);
   constexpr auto kKernel = sddmm_panel_kernel<Config, I>;
   const int64_t resident = resident_grid<kKernel>(Config::kThreadsPerBlock, Config::kSharedBytes);
-  const int64_t waves = grid_waves(a.nnz, resident, 1, a.sddmm_panel_block_entries, a.sddmm_grid_max_waves);
+  const int64_t block_entries =
+      sizeof(typename P::Feature) == 2 ? a.sddmm_panel_block_entries_half : a.sddmm_panel_block_entries;
+  const int64_t waves = grid_waves(a.nnz, resident, 1, block_entries, a.sddmm_grid_max_waves);
   constexpr int64_t kMinBlockEntries = Config::kThreadsPerBlock / Config::kLanes * 4;
   const int64_t wanted = (a.nnz + kMinBlockEntries - 1) / kMinBlockEntries;
   const int grid = static_cast<int>(wanted < resident * waves ? wanted : resident * waves);
