@@ -44,7 +44,7 @@ inline bool panels_fit(int64_t rows, int64_t cols) {
   return rows > 0 && cols > 0 && panel_count(rows) <= (int64_t{1} << 32);
 }
 
-// The smallest X1 row, in bytes, that the panel kernel takes (sddmm_config.cuh: 512 or 1024).
+// The smallest X1 row, in bytes, that the panel kernel takes (sddmm_config.cuh: 512, 1024 or 2048).
 constexpr int64_t kPanelMinRowBytes = 512;
 
 // Entries per distinct (panel, column) pair that a rows x cols pattern of nnz entries spread at

@@ -126,8 +126,8 @@ constexpr bool kSddmmSmBlocksPastL2 = true;
 // SDDMM, CUDA cores: plans carry the panel order (cuda/panels.cuh) where X2 fits the L2 at 512-byte
 // rows and entries spread at random over the pattern's size would share each X2 column read of a
 // 64-row panel at least this many times on average (uniform_panel_column_reuse: 1.36 for uniform
-// 8000^2 at 1 % density, 1.18 for uniform 4000^2 at 0.55 %); calls whose X1 rows are 512 or 1024
-// bytes and whose X2 fits the L2 then take the panel kernel, float32's also in place of the
+// 8000^2 at 1 % density, 1.18 for uniform 4000^2 at 0.55 %); calls whose X1 rows are 512, 1024 or
+// 2048 bytes and whose X2 fits the L2 then take the panel kernel, float32's also in place of the
 // tensor-core split. Overridable with SDDMM_SDDMM_PANELS (1: wherever its keys fit, 0: never) and
 // SDDMM_SDDMM_PANEL_REUSE (the threshold). Measured (H200, 2026-11-25, 22 matrices, float32 and
 // float16 at K = 128 / 256, this rule against no panels in one build, two rounds, median us):

@@ -102,21 +102,21 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: the SDDMM panel kernel wherever a panel order fits (suite cases and real graphs)") {
     // By default plans build the panel order only where each X2 column read would serve enough
     // entries (preprocess/compress.cu), which the K sweep's matrix does and most cases do not; this
-    // override builds it for every plan whose keys fit, so that every call at K of 512- or
-    // 1024-byte rows on the vector path takes the panel kernel: panels of a few entries, shares
+    // override builds it for every plan whose keys fit, so that every call at K of 512-, 1024- or
+    // 2048-byte rows on the vector path takes the panel kernel: panels of a few entries, shares
     // that cross panels, caller orders, no values, every precision. The graphs also at K = 256
     // (their K of 64 has 512-byte rows in float64 only), with the rows and columns that no entry
-    // uses poisoned. Then the calls whose X1 rows are 512 or 1024 bytes again (those on the vector
+    // uses poisoned. Then the calls whose X1 rows are 512 to 2048 bytes again (those on the vector
     // path's layout take the panel kernel), on a grid of up to 64 waves without a minimum of
     // entries a block (by default more than one wave only where each block still gets
     // kSddmmPanelBlockEntries): many blocks a panel, each a share of a few iterations that starts
     // and ends anywhere in it.
     const ScopedEnv panels("SDDMM_SDDMM_PANELS", "1");
     std::vector<SddmmCase> panel_row_calls;
-    const auto panel_rows = [](const SddmmCase& c) {  // X1 rows of 512 or 1024 bytes
+    const auto panel_rows = [](const SddmmCase& c) {  // X1 rows of 512, 1024 or 2048 bytes
       const sddmm_dtype_t f = c.precision.features;
       const int64_t bytes = f == SDDMM_DTYPE_FLOAT64 ? 8 : f == SDDMM_DTYPE_FLOAT32 ? 4 : 2;
-      return c.k * bytes == 512 || c.k * bytes == 1024;
+      return c.k * bytes == 512 || c.k * bytes == 1024 || c.k * bytes == 2048;
     };
     for (const auto& c : sddmm_cases()) {
       check_sddmm(SDDMM_BACKEND_CUDA, c);

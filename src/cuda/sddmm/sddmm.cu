@@ -15,7 +15,7 @@
 namespace sddmm::cuda {
 namespace {
 
-enum class SddmmKernel { kVector16, kLine64, kLine128, kPanel512, kPanel1024, kStrided };
+enum class SddmmKernel { kVector16, kLine64, kLine128, kPanel512, kPanel1024, kPanel2048, kStrided };
 
 struct SddmmChoice {
   SddmmKernel kernel;
@@ -34,8 +34,8 @@ struct SddmmChoice {
 //    measurement): a lane per 16-byte piece of the line, so that each load reads whole lines. With
 //    32-bit plan indices only where X1's row pitch and X2's column pitch are under 4 GiB (the
 //    kernel multiplies indices by them in 32 bits); other calls take kVector16.
-//  - kPanel512 / kPanel1024 instead where K's row and column are 512 or 1024 bytes (float32 K = 128
-//    / 256, 16-bit K = 256 / 512), the plan has a panel order (cuda/panels.cuh: built where its X2
+//  - kPanel512 / kPanel1024 / kPanel2048 instead where K's row and column are 512, 1024 or 2048
+//    bytes (float32 K = 128 / 256 / 512, 16-bit K = 256 / 512 / 1024), the plan has a panel order (cuda/panels.cuh: built where its X2
 //    column reads serve enough entries each; tuning.hpp) and X2 fits the L2 (beyond it the panel
 //    kernel lost; SDDMM_SDDMM_PANELS=1 lifts this): X1's rows staged per panel in shared memory,
 //    X2's columns read once per (panel, column) pair. Float32 plans with a panel order list no
@@ -94,7 +94,7 @@ bool tensor_split(const DevicePattern<V, I>& a) {
 // Whether the panel kernel takes a call on the vector path whose X1 rows are line_bytes long.
 template <typename V, typename I>
 bool panel_kernel_takes(const DevicePattern<V, I>& a, int64_t line_bytes) {
-  return !a.panels.empty() && (line_bytes == 512 || line_bytes == 1024) &&
+  return !a.panels.empty() && (line_bytes == 512 || line_bytes == 1024 || line_bytes == 2048) &&
          (a.sddmm_panels == 1 || a.cols * line_bytes <= a.l2_bytes);
 }
 
@@ -130,6 +130,7 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
                              : lines && line_bytes == 128               ? SddmmKernel::kLine128
                              : panels && !tensor && line_bytes == 512   ? SddmmKernel::kPanel512
                              : panels && !tensor && line_bytes == 1024  ? SddmmKernel::kPanel1024
+                             : panels && !tensor && line_bytes == 2048  ? SddmmKernel::kPanel2048
                                                                         : SddmmKernel::kVector16;
   // Whole rows per warp: only where every plan entry is the CUDA-core kernel's and no row is heavy.
   const bool rows_even_enough = a.row_split.heavy().size() == 0 && !tensor;
@@ -196,7 +197,7 @@ void launch_lines(const SddmmArgs<typename Config::Types, I>& args,
 // each block the plan's sddmm_panel_block_entries (tuning.hpp, kSddmmPanelBlockEntries; for 16-bit
 // features sddmm_panel_block_entries_half), from one to sddmm_grid_max_waves, and fewer blocks
 // where they would get under 4 entries per lane group. The kernel's shared memory (64 KB for 1-KB
-// rows) is past the default limit: resident_grid allows it, once per device.
+// rows, 128 KB for 2-KB rows) is past the default limit: resident_grid allows it, once per device.
 template <typename Config, typename I>
 void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
                    void* out, cudaStream_t stream) {
@@ -415,6 +416,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
     case SddmmKernel::kLine128: launch_lines<SddmmLineConfig<P, 128>, I>(args, a, stream); return;
     case SddmmKernel::kPanel512: launch_panels<SddmmPanelConfig<P, 512>, I>(a, x1, x2, out, stream); return;
     case SddmmKernel::kPanel1024: launch_panels<SddmmPanelConfig<P, 1024>, I>(a, x1, x2, out, stream); return;
+    case SddmmKernel::kPanel2048: launch_panels<SddmmPanelConfig<P, 2048>, I>(a, x1, x2, out, stream); return;
     case SddmmKernel::kStrided: launch_entries<SddmmConfig<P, 0>, I>(args, a, stream); return;
   }
   fail(SDDMM_STATUS_NOT_SUPPORTED, "no SDDMM kernel for this call");

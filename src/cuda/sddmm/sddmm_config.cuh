@@ -109,16 +109,23 @@ struct SddmmLineConfig {
   static_assert(kEntriesPerWarp <= 32, "a lane holds the coordinates of one entry of the iteration");
 };
 
-// The panel kernel (sddmm_panel_kernel.cuh): for K whose X1 row and X2 column are kRowBytes = 512 or
-// 1024 bytes (float32 K = 128 / 256, 16-bit K = 256 / 512, float64 K = 64 / 128) on the vector
-// path's layout, over a plan's panel order (cuda/panels.cuh). A block stages its panel's X1 rows in
-// shared memory (kPanelRows x kRowBytes: 32 or 64 KB), each lane group walks a contiguous run of
-// the panel's column-sorted entries, keeping the X2 column in registers while the column repeats.
-// A group is the fewest lanes covering K in 4 steps of 16 bytes, as on the entry kernel's vector
-// path (8 or 16 lanes: every 8 lanes read 128 contiguous bytes of one staged row, free of bank
-// conflicts). 512 threads and 2 blocks per multiprocessor: measured against 1024 threads in one
-// block in the probe of cuda/panels.cuh (64 rows, float32 K = 256, 1 / 2 / 5 / 10 % density: 0.0692
-// / 0.1157 / 0.2510 / 0.4564 ms against 0.0673 / 0.1153 / 0.2687 / 0.4825).
+// The panel kernel (sddmm_panel_kernel.cuh): for K whose X1 row and X2 column are kRowBytes = 512,
+// 1024 or 2048 bytes (float32 K = 128 / 256 / 512, 16-bit K = 256 / 512 / 1024, float64 K = 64 /
+// 128 / 256) on the vector path's layout, over a plan's panel order (cuda/panels.cuh). A block
+// stages its panel's X1 rows in shared memory (kPanelRows x kRowBytes: 32, 64 or 128 KB), each
+// lane group walks a contiguous run of the panel's column-sorted entries, keeping the X2 column in
+// registers while the column repeats. A group is the fewest lanes covering K in 4 steps of 16
+// bytes, as on the entry kernel's vector path (8, 16 or 32 lanes: every 8 lanes read 128
+// contiguous bytes of one staged row, free of bank conflicts). 512 threads and 2 blocks per
+// multiprocessor: measured against 1024 threads in one block in the probe of cuda/panels.cuh (64
+// rows, float32 K = 256, 1 / 2 / 5 / 10 % density: 0.0692 / 0.1157 / 0.2510 / 0.4564 ms against
+// 0.0673 / 0.1153 / 0.2687 / 0.4825). 2048-byte rows fit one block a multiprocessor (128 KB): of
+// 1024 threads (64 registers, no spill), which beat 512 (71-78 registers) and the entry kernel that
+// took those calls before (H200, 2026-11-27, one build, two rounds, float32 K = 512, uniform 8000^2
+// 640k / 1.28M / 1.92M / 2.56M / 3.2M / 6.4M, ms, entry kernel / 512 threads / 1024 threads:
+// 0.1558 / 0.1450 / 0.1268, 0.3003 / 0.2606 / 0.2399, 0.4449 / 0.3717 / 0.3428, 0.5884 / 0.4827 /
+// 0.4418, 0.7323 / 0.5928 / 0.5381, 1.4509 / 1.1281 / 1.0112; cuSPARSE 0.1336-1.1889: 0.86-0.92x
+// -> 1.06-1.19x; float16 K = 1024, one round: 1.28M 0.3793 -> 0.2943, 6.4M 1.8448 -> 1.3555).
 template <typename P, int kRowBytesValue>
 struct SddmmPanelConfig {
   using Types = P;
@@ -129,10 +136,10 @@ struct SddmmPanelConfig {
   static constexpr int kK = kRowBytes / static_cast<int>(sizeof(Feature));
   static constexpr int kStepsPerLane = 4;
   static constexpr int kLanes = kRowBytes / 16 / kStepsPerLane;  // lanes per entry
-  static constexpr int kThreadsPerBlock = 512;
-  static constexpr int kMinBlocksPerSm = 2;
+  static constexpr int kThreadsPerBlock = kRowBytes == 2048 ? 1024 : 512;
+  static constexpr int kMinBlocksPerSm = kRowBytes == 2048 ? 1 : 2;
   static constexpr size_t kSharedBytes = size_t{kPanelRows} * kRowBytes;
-  static_assert(kRowBytes == 512 || kRowBytes == 1024, "rows of 512 or 1024 bytes");
+  static_assert(kRowBytes == 512 || kRowBytes == 1024 || kRowBytes == 2048, "rows of 512 to 2048 bytes");
 };
 
 // One launch of the panel kernel: every plan entry, in panel order, gets out[position[e]] = value[e] *
