@@ -162,8 +162,8 @@ constexpr double kSddmmPanelMinReuse = 1.3;
 // 2-6 % (bench/RESULTS.md). Overridable with SDDMM_SDDMM_PANEL_BLOCK_ENTRIES (0: the most waves),
 // which sets kSddmmPanelBlockEntriesHalf too.
 constexpr int64_t kSddmmPanelBlockEntries = 6000;
-// The same for 16-bit features (float16 / bfloat16: K = 256 and 512 take the panel kernel), whose
-// entries carry twice the products per byte of a row: measured (H200, 2026-11-27, uniform 8000^2,
+// The same for 16-bit features (float16 / bfloat16: K = 256, 512 and 1024 take the panel kernel),
+// whose entries carry twice the products per byte of a row: measured (H200, 2026-11-27, uniform 8000^2,
 // one build, two rounds, ms, 6000 / one wave / 3000): float16 K = 512 1.92M 0.2260 / 0.2255 / 0.2212
 // (6000 and one wave are the same grid there), 2.56M 0.2964 / 0.2962 / 0.2896, 3.2M 0.3579 / 0.3657
 // / 0.3540, 6.4M 0.6885 / 0.7129 / 0.6894; bfloat16 K = 512 1.92M 0.2057 / 0.2046 / 0.2029, 2.56M
