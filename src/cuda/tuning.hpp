@@ -163,14 +163,14 @@ constexpr double kSddmmPanelMinReuse = 1.3;
 // which sets kSddmmPanelBlockEntriesHalf too.
 constexpr int64_t kSddmmPanelBlockEntries = 6000;
 // The same for 16-bit features (float16 / bfloat16: K = 256, 512 and 1024 take the panel kernel),
-// whose entries carry twice the products per byte of a row: measured (H200, 2026-11-27, uniform 8000^2,
-// one build, two rounds, ms, 6000 / one wave / 3000): float16 K = 512 1.92M 0.2260 / 0.2255 / 0.2212
-// (6000 and one wave are the same grid there), 2.56M 0.2964 / 0.2962 / 0.2896, 3.2M 0.3579 / 0.3657
-// / 0.3540, 6.4M 0.6885 / 0.7129 / 0.6894; bfloat16 K = 512 1.92M 0.2057 / 0.2046 / 0.2029, 2.56M
-// 0.2683 / 0.2685 / 0.2643, 3.2M 0.3258 / 0.3318 / 0.3244, 6.4M 0.6246 / 0.6449 / 0.6258; K = 256
-// (640k and 1.28M: denser ones take the wgmma squares on sm_90) one wave at both. float32 at 1-KB
-// rows (K = 256) lost 1-1.5 % at 3000 in the same run (6.4M 0.4676 -> 0.4743, 3.2M 0.2561 ->
-// 0.2590), hence a threshold for 16-bit features of its own.
+// whose entries carry twice the products per byte of a row: measured (H200, 2026-11-27, uniform
+// 8000^2, one build, two rounds, ms, 6000 / one wave / 3000): float16 K = 512 1.92M 0.2260 / 0.2255
+// / 0.2212 (6000 and one wave are the same grid there), 2.56M 0.2964 / 0.2962 / 0.2896, 3.2M 0.3579
+// / 0.3657 / 0.3540, 6.4M 0.6885 / 0.7129 / 0.6894; bfloat16 K = 512 1.92M 0.2057 / 0.2046 /
+// 0.2029, 2.56M 0.2683 / 0.2685 / 0.2643, 3.2M 0.3258 / 0.3318 / 0.3244, 6.4M 0.6246 / 0.6449 /
+// 0.6258; K = 256 (640k and 1.28M: denser ones take the wgmma squares on sm_90) one wave at both.
+// float32 at 1-KB rows (K = 256) lost 1-1.5 % at 3000 in the same run (6.4M 0.4676 -> 0.4743, 3.2M
+// 0.2561 -> 0.2590), hence a threshold for 16-bit features of its own.
 constexpr int64_t kSddmmPanelBlockEntriesHalf = 3000;
 
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks

@@ -37,10 +37,11 @@ struct SddmmChoice {
 //  - kPanel512 / kPanel1024 / kPanel2048 instead where K's row and column are 512, 1024 or 2048
 //    bytes (float32 K = 128 / 256 / 512, 16-bit K = 256 / 512 / 1024), the plan has a panel order
 //    (cuda/panels.cuh: built where its X2 column reads serve enough entries each; tuning.hpp) and X2
-//    fits the L2 (beyond it the panel kernel lost; SDDMM_SDDMM_PANELS=1 lifts this): X1's rows staged per panel in shared memory,
-//    X2's columns read once per (panel, column) pair. Float32 plans with a panel order list no
-//    units for the TF32 split, which the panel kernel outran (preprocess/compress.cu, tuning.hpp);
-//    where 16-bit and TF32 plans' dense units pay, they keep the tensor cores.
+//    fits the L2 (beyond it the panel kernel lost; SDDMM_SDDMM_PANELS=1 lifts this): X1's rows
+//    staged per panel in shared memory, X2's columns read once per (panel, column) pair. Float32
+//    plans with a panel order list no units for the TF32 split, which the panel kernel outran
+//    (preprocess/compress.cu, tuning.hpp); where 16-bit and TF32 plans' dense units pay, they keep
+//    the tensor cores.
 //  - kStrided otherwise (any layout, odd K, offset pointers): scalar loads, correct everywhere.
 //  - group: the fewest lanes that cover K in the path's kStepsPerLane steps (sddmm_config.cuh, with
 //    the measurements), capped at a warp: short K packs several entries into a warp instead of
