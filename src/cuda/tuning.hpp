@@ -105,8 +105,12 @@ constexpr int64_t kSddmmLineInterleaveMaxK = 32;
 // 8000^2 +3-6 % at K = 128/256 and +8-15 % at K = 32 (the line kernel computes up to 15 entries per
 // warp past its share's end), float16 K = 256 +13 %; and with short rows even past the L2: uniform
 // 106000^2 (28 per row, X2 108 MB) +2 % at K = 256, +7 % at K = 128; SBM (55 per row, 205 MB) -1 %.
-// The threshold lies between 55 and 230 entries; 128 is not measured more closely.
-constexpr int64_t kSddmmRowSharesMinMeanRow = 128;
+// The threshold lay between 55 and 230 entries, and was 128. Then (H200, 2026-11-27, one build, one
+// run each, float32 K = 512, ms, rule at 128 / row shares forced): uniform-36000-4M (111 per row, X2
+// 72 MB) 1.2833 / 1.1348 (cuSPARSE 0.966: 0.75 -> 0.85x); SBM (55) 2.574 / 2.640; uniform 106000^2,
+// 685000^2, 916000^2 and R-MAT within 0.2 %. So 100: below the one winner at 111, above the losers;
+// no suite cell at K <= 256 moves (uniform-36000-4M's X2 fits the L2 there).
+constexpr int64_t kSddmmRowSharesMinMeanRow = 100;
 
 // SDDMM, CUDA cores, float32 entry kernel (the vector path where neither the line nor the panel
 // kernel takes the call): blocks of 1024 threads, one a multiprocessor (SddmmSmBlockConfig), where
