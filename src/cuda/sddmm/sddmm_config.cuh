@@ -136,8 +136,10 @@ struct SddmmPanelConfig {
   static constexpr int kK = kRowBytes / static_cast<int>(sizeof(Feature));
   static constexpr int kStepsPerLane = 4;
   static constexpr int kLanes = kRowBytes / 16 / kStepsPerLane;  // lanes per entry
-  static constexpr int kThreadsPerBlock = kRowBytes == 2048 ? 1024 : 512;
+  // 1024 threads a multiprocessor either way: two blocks of 512 where two panels fit its shared
+  // memory (512- and 1024-byte rows), else one of 1024 (the measurements above).
   static constexpr int kMinBlocksPerSm = kRowBytes == 2048 ? 1 : 2;
+  static constexpr int kThreadsPerBlock = 1024 / kMinBlocksPerSm;
   static constexpr size_t kSharedBytes = size_t{kPanelRows} * kRowBytes;
   static_assert(kRowBytes == 512 || kRowBytes == 1024 || kRowBytes == 2048, "rows of 512 to 2048 bytes");
 };
