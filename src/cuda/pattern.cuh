@@ -7,6 +7,7 @@
 
 #include "core/matrix.hpp"
 #include "cuda/carved.cuh"
+#include "cuda/spmm/l2_hint_rule.hpp"
 #include "cuda/panels.cuh"
 #include "cuda/runtime.cuh"
 #include "cuda/tiles.cuh"
@@ -54,6 +55,13 @@ struct DevicePattern {
   bool rows_ascending = false;       // every row's columns ascend (CSC's rows always do): the SpMM slab kernel's need
   int spmm_slabs = -1;               // SDDMM_SPMM_SLABS: 1 slabs wherever they run, 0 never, -1 by rule
   SlabMinReuse spmm_slab_min_reuse;  // ... the rule's thresholds by the length of X's rows (tuning.hpp)
+  // SpMM's L2 hints (cuda/l2_hints.cuh; the rule in spmm/l2_hint_rule.hpp): where X's rows may
+  // exceed the L2, its rows by class of their entry counts (read back at creation), and where the
+  // rule may turn hints on, the class of each entry's column (row order: the rows of X that
+  // forward SpMM gathers).
+  int spmm_l2_hints = -1;            // SDDMM_SPMM_L2_HINTS: 1 wherever the kernel has them, 0 never, -1 by rule
+  RowClasses x_classes;              // X's rows (A's columns) and their entries by class
+  DeviceArray<uint8_t> entry_x_class;  // (nnz) or empty: no hints (an allocation of its own)
   int resident_blocks = 1;           // 256-thread blocks the device holds at once (SpMM's slicing test)
   int compute_capability = 0;        // the device's, 10 x major + minor (the SpMM slab kernel's test)
   int64_t shared_optin = 0;          // shared memory a block may take on the device (the slab kernel's slabs)
@@ -103,5 +111,14 @@ constexpr int kValidationFlags = 3;
 void queue_validation(const MatrixInfo& info, const SparseInput& input, unsigned long long* flags, cudaStream_t stream);
 bool finish_validation(const MatrixInfo& info, const SparseInput& input, const unsigned long long* flags,
                        cudaStream_t stream);
+
+// The L2 hints' classes (preprocess/x_classes.cu). count_x_classes: the columns and entries of
+// each class of column entry counts (col_offsets: CSC), in `counts` (2 x kCountClasses device
+// words), read back (synchronising the stream). queue_entry_x_classes: classes[e] the class of
+// entry e's column (entry_col: row order), queued.
+RowClasses count_x_classes(const int64_t* col_offsets, int64_t cols, unsigned long long* counts, cudaStream_t stream);
+template <typename I>
+void queue_entry_x_classes(const int64_t* col_offsets, const I* entry_col, int64_t nnz, uint8_t* classes,
+                           cudaStream_t stream);
 
 }  // namespace sddmm::cuda

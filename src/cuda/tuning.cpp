@@ -74,6 +74,8 @@ int sddmm_sm_blocks() { return env_switch("SDDMM_SDDMM_SM_BLOCKS"); }
 
 int spmm_slabs() { return env_switch("SDDMM_SPMM_SLABS"); }
 
+int spmm_l2_hints() { return env_switch("SDDMM_SPMM_L2_HINTS"); }
+
 SlabMinReuse spmm_slab_min_reuse() {
   SlabMinReuse r;
   r.narrow_rows = env_fraction("SDDMM_SPMM_SLAB_REUSE", kSpmmSlabMinReuseNarrowRows);

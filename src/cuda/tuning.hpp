@@ -405,6 +405,35 @@ constexpr double kSpmmSlabMinReuseNarrowRows = 10.0;
 constexpr double kSpmmSlabMinReuse = 4.0;
 constexpr double kSpmmSlabMinReuseWideRows = 2.25;
 
+// SpMM's L2 hints (cuda/l2_hints.cuh; the rule in spmm/l2_hint_rule.hpp): float32 whole-warp
+// calls (N > 64) whose X exceeds the L2 and whose busiest rows of X, as many as fill
+// kSpmmL2HintsShare of the L2, hold at least kSpmmL2HintsMinSkew times their share of X's rows and
+// at least kSpmmL2HintsMinEntries of the entries: those rows loaded evict_last, the others
+// evict_first, Y stored evict_first. Plans count X's rows by class (a histogram) where X could
+// exceed the L2 at rows of kSpmmL2HintsMinRowBytes (N = 64 in float32, below the whole-warp calls'
+// narrowest), and keep each entry's class (a byte an entry) only where the rule gives some row
+// length up to kSpmmL2HintsMaxRowBytes hints. SDDMM_SPMM_L2_HINTS: 1 hints wherever the kernel has
+// them (the hot rows at most half of X's), 0 no classes and no hints.
+// Measured on a probe first (H200, 2026-11-27, R-MAT scale 20 relabelled, a warp a row of at most
+// 256 entries, 8 in flight, two rounds, ms; plain loads 1.086 at N = 128, 2.112-2.122 at N = 256):
+// hot rows filling 0.3 / 0.5 / 0.7 / 0.9 of the L2 (72 / 81 / 85 / 88 % of the entries at N = 128)
+// 1.019-1.034 / 1.011-1.028 / 1.018-1.031 / 1.020-1.040 at N = 128, 1.960-2.003 / 1.938-1.979 /
+// 1.948-1.985 / 1.957-1.989 at N = 256, the lower of each pair with Y stored evict_first too; the
+// other rows at normal priority 1.037-1.055 / 2.030-2.063; every load evict_first 1.225 / 2.562.
+// Hence half the L2 and Y evict_first. In the library (H200, one build, two rounds, against
+// SDDMM_SPMM_L2_HINTS=0, ms): R-MAT N = 256 2.6545-2.6562 -> 2.5382-2.5398 (1.05 -> 1.10x
+// cuSPARSE), N = 128 1.3292-1.3297 -> 1.3255-1.3258; the indices and values loaded evict_first too
+// (64 registers, 4 blocks: at 48 they spilled) lost, 2.6480-2.6496 and 1.3610-1.3639. A first skew
+// bound of 2 gave uniform-916000-5M hints at N = 256 (its Poisson tail, 5.5 entries a column on
+// average, puts twice their share of the entries in the busiest rows), 1.5203 -> 1.5880 ms: 4 and
+// a quarter of the entries keep it and uniform-685000-8M out (R-MAT's 31k busiest rows at N = 256:
+// 3 % of X, 69 % of the entries).
+constexpr int64_t kSpmmL2HintsMinRowBytes = 256;
+constexpr int64_t kSpmmL2HintsMaxRowBytes = 8192;  // N = 2048: the widest whose classes a plan keeps
+constexpr double kSpmmL2HintsShare = 0.5;
+constexpr double kSpmmL2HintsMinSkew = 4.0;
+constexpr double kSpmmL2HintsMinEntries = 0.25;
+
 // The slab rule's thresholds by the length of X's rows (the slab kernel takes 128, 256, 512 and
 // 1024 bytes).
 struct SlabMinReuse {
@@ -440,6 +469,7 @@ bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
 int64_t spmm_deep_rows_min_mean();  // SDDMM_SPMM_DEEP_ROWS
 int spmm_few_rows();  // SDDMM_SPMM_FEW_ROWS: 1 or 0, else -1 (the rule)
 int spmm_slabs();  // SDDMM_SPMM_SLABS: 1 or 0 when set so, else -1 (the rule)
+int spmm_l2_hints();  // SDDMM_SPMM_L2_HINTS: 1 or 0 when set so, else -1 (the rule)
 SlabMinReuse spmm_slab_min_reuse();  // SDDMM_SPMM_SLAB_REUSE sets all three
 double spmm_tensor_min_fill();  // SDDMM_SPMM_TC_MIN_FILL
 int64_t sddmm_grid_max_waves();  // SDDMM_SDDMM_GRID_WAVES

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cases.hpp"
+#include "generators.hpp"
 #include "scoped_env.hpp"
 
 namespace sddmm::test {
@@ -133,6 +134,26 @@ TEST_SUITE("gpu") {
     const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
     const ScopedEnv block_entries("SDDMM_SDDMM_PANEL_BLOCK_ENTRIES", "0");
     for (const auto& c : panel_row_calls) check_sddmm(SDDMM_BACKEND_CUDA, c);
+  }
+
+  TEST_CASE("gpu: SpMM with L2 hints on every float32 whole-warp call (suite cases and a power-law graph)") {
+    // By default the hinted kernels (src/cuda/l2_hints.cuh) take float32 calls with N > 64 whose X
+    // exceeds the L2 and a few of whose rows serve most entries (spmm.cu): none of these cases.
+    // SDDMM_SPMM_L2_HINTS=1 gives every plan the classes and every such forward call the hinted
+    // kernels (plain and shared indices, heavy-row blocks beside them), with the busiest rows of X,
+    // whole classes up to half of them, loaded evict_last and the others evict_first: both kinds of
+    // load in one call. The R-MAT graph has both kinds in every row's entries, the heavy rows too.
+    const ScopedEnv hints("SDDMM_SPMM_L2_HINTS", "1");
+    for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+    const testkit::CooMatrix graph = testkit::rmat(12, 16, 31);
+    uint64_t seed = 8000;
+    for (int64_t n : {128, 256}) {
+      for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
+        SpmmCase c{"R-MAT scale 12, L2 hints", graph, n, false, Precision{}, it};
+        c.seed = seed++;
+        check_spmm(SDDMM_BACKEND_CUDA, c);
+      }
+    }
   }
 
   TEST_CASE("gpu: the SpMM slab kernel wherever it runs (suite cases and row-sorted cases over many slabs)") {

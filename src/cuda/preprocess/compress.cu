@@ -333,6 +333,14 @@ bool wants_panel_order(int64_t rows, int64_t cols, int64_t nnz, int64_t l2, int 
                          uniform_panel_column_reuse(rows, cols, nnz) >= sddmm_panel_min_reuse());
 }
 
+// Whether plan creation counts X's rows by class for the SpMM L2 hints (cuda/l2_hints.cuh): where
+// X's rows, at the narrowest that a hinted configuration takes, could exceed the L2, or wherever
+// SDDMM_SPMM_L2_HINTS=1; never with SDDMM_SPMM_L2_HINTS=0.
+bool wants_x_classes(int64_t cols, int64_t l2, int forced) {
+  if (forced >= 0) return forced == 1;
+  return cols > l2 / kSpmmL2HintsMinRowBytes;
+}
+
 // Whether the tensor-core listing could keep its units: not when the census finds the dense ones
 // holding less than the plan-wide minimum share of the entries (the listing would sort every entry
 // by unit to find just that, in a scratch 3x the size; tuning.hpp has the measurement). The
@@ -377,13 +385,17 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_panel_block_entries = sddmm_panel_block_entries(false);
   p.sddmm_panel_block_entries_half = sddmm_panel_block_entries(true);
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
+  p.spmm_l2_hints = spmm_l2_hints();
+  const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
   // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
   unsigned long long* validation_flags = nullptr;
   unsigned* columns_ascending = nullptr;  // read with the last synchronisation, when checked
+  unsigned long long* x_class_counts = nullptr;  // the L2 hints' histograms, read before the split's
   p.storage = carve([&](Carver& c) {
     validation_flags = c.take<unsigned long long>(kValidationFlags);
     columns_ascending = c.take<unsigned>(1);
     lay_out_plan(p, c, info.has_values, with_panels);
+    if (with_x_classes) x_class_counts = c.take<unsigned long long>(2 * kCountClasses);
   });
   queue_validation(info, input, validation_flags, stream);
   const bool in_row_order = finish_validation(info, input, validation_flags, stream);
@@ -460,6 +472,15 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     build_csc<int32_t>(p, whole, stream);
   } else {
     build_csc<I>(p, whole, stream);
+  }
+  // The hints' histogram is read back here, where split_by_length would synchronise next anyway;
+  // only plans the rule may give hints keep each entry's class (an allocation of their own).
+  if (with_x_classes) {
+    p.x_classes = count_x_classes(p.col_offsets.get(), info.cols, x_class_counts, stream);
+    if (l2_hints_may_pay(p.x_classes, info.cols, nnz, p.l2_bytes, p.spmm_l2_hints)) {
+      p.entry_x_class = DeviceArray<uint8_t>(nnz);
+      queue_entry_x_classes(p.col_offsets.get(), p.entry_col.get(), nnz, p.entry_x_class.get(), stream);
+    }
   }
   split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.resident_blocks, scratch.get(),
                   scratch.size(), stream);

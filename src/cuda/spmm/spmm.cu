@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "cuda/occupancy.cuh"
+#include "cuda/spmm/l2_hint_rule.hpp"
 #include "cuda/spmm/spmm_kernel.cuh"
 #include "cuda/spmm/spmm_slab.cuh"
 #include "cuda/spmm/spmm_tensor_kernel.cuh"
@@ -79,6 +80,9 @@ constexpr bool is_float32_throughout() {
 //    kVector16WholeWarp instead for float32 features where the group is a whole warp (more than
 //    16 vectors: N > 64): 8 entries in flight instead of 4 (SpmmConfig has the measurement, at N =
 //    128 and 256; 16- and 64-bit features keep 4, not measured).
+//    Both whole-warp forms gather X with L2 eviction priorities where l2_hot_class
+//    (l2_hint_rule.hpp) says so: float32 calls whose X exceeds the L2 and a few of whose rows
+//    serve most entries.
 //    kVector16WholeWarpShared instead where the light rows are long (at least
 //    kSpmmSharedIndicesMinMean entries on average, tuning.hpp with the measurement) and the plan
 //    allows it: the warp loads its row's indices and values 32 at a time, one per lane, and hands
@@ -293,6 +297,15 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
                             deep, !transpose && !a.tiles.strip_units.empty(), slab);
   args.group = choice.group;
   args.slices = choice.slices;
+  // The whole-warp configurations with L2 hints where the rule turns them on (float32 only).
+  const int hot_class = is_float32_throughout<P>() && !transpose && !a.entry_x_class.empty()
+                            ? l2_hot_class(a.x_classes, a.cols, a.nnz, a.l2_bytes, y.cols * int64_t{sizeof(float)},
+                                           a.spmm_l2_hints)
+                            : -1;
+  if (hot_class >= 0) {
+    args.x_class = a.entry_x_class.get();
+    args.hot_class = hot_class;
+  }
   switch (choice.kernel) {
     case SpmmKernel::kVector16: launch<SpmmConfig<P, 16>, I>(args, split, stream); return;
     case SpmmKernel::kVector16Deep:
@@ -308,12 +321,24 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
       }
       break;
     case SpmmKernel::kVector16WholeWarp:
+      if constexpr (is_float32_throughout<P>()) {
+        if (hot_class >= 0) {
+          launch<SpmmConfig<P, 16, true, false, false, true>, I>(args, split, stream);
+          return;
+        }
+      }
       if constexpr (std::is_same_v<typename P::Feature, float>) {
         launch<SpmmConfig<P, 16, true>, I>(args, split, stream);
         return;
       }
       break;
     case SpmmKernel::kVector16WholeWarpShared:
+      if constexpr (is_float32_throughout<P>()) {
+        if (hot_class >= 0) {
+          launch<SpmmConfig<P, 16, true, true, false, true>, I>(args, split, stream);
+          return;
+        }
+      }
       if constexpr (std::is_same_v<typename P::Feature, float>) {
         launch<SpmmConfig<P, 16, true, true>, I>(args, split, stream);
         return;

@@ -18,7 +18,11 @@ namespace sddmm::cuda {
 // multiprocessor it takes 110-128 and issues them all, which lost where the rows fill
 // the GPU (H200, N = 32: 106000-3M 0.0565 -> 0.0723, SBM 0.1468 -> 0.1744) and won where they are
 // few: SpmmFewRowsConfig below, taken by the rule in spmm.cu (tuning.hpp, kSpmmFewRowsMaxWaves).
-template <typename P, int kVectorBytes, bool kWholeWarpRows = false, bool kShareIndices = false, bool kDeepRows = false>
+// kL2HintRows: the gathers of X carry L2 eviction priorities (cuda/l2_hints.cuh; float32
+// whole-warp configurations, taken where spmm.cu's rule turns the hints on: a configuration of its
+// own, so that every other call runs the kernels it ran before).
+template <typename P, int kVectorBytes, bool kWholeWarpRows = false, bool kShareIndices = false, bool kDeepRows = false,
+          bool kL2HintRows = false>
 struct SpmmConfig {
   using Types = P;
   using Feature = typename P::Feature;
@@ -43,8 +47,11 @@ struct SpmmConfig {
   // 40 -> 48 registers with 20 bytes spilled, whole-warp 48 -> 64; the strided and 16-bit ones
   // spilled 4-64 bytes), and calls that do not take it ran up to 8 % slower in that kernel.
   static constexpr bool kSharedIndices = kShareIndices;
-  // __launch_bounds__'s blocks per multiprocessor (0: none asked; SpmmFewRowsConfig asks 2).
-  static constexpr int kMinBlocks = 0;
+  // __launch_bounds__'s blocks per multiprocessor (0: none asked; SpmmFewRowsConfig asks 2). The
+  // L2-hinted configurations ask for the blocks their plain forms get unasked (sm_90: 48 registers,
+  // 5 blocks; with shared indices 64, 4, where 8-16 bytes spill): unbounded, the hints took 52 and
+  // 64-72 registers.
+  static constexpr int kMinBlocks = kL2HintRows ? (kShareIndices ? 4 : 5) : 0;
   // The few-rows form (SpmmFewRowsConfig): taken unsliced only, so it has no sliced instantiation.
   static constexpr bool kFewRows = false;
   // X's rows addressed from the lane's column and, with 32-bit plan indices, by one 32 x 32 -> 64
@@ -61,12 +68,17 @@ struct SpmmConfig {
   // Each round's successor's indices loaded ahead (spmm_kernel.cuh, add_rounds_prefetched;
   // SpmmFewRowsConfig turns it on).
   static constexpr bool kPrefetchIndices = false;
+  // X's rows loaded evict_last where their class is hot, else evict_first; Y stored evict_first.
+  static constexpr bool kL2Hints = kL2HintRows;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 16, "entries in flight per lane");
   static_assert(!kDeepRows || (!kWholeWarpRows && !kStrided), "deep rows in narrow vector groups");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");
   static_assert(kThreadsPerBlock % 32 == 0, "blocks hold whole warps");
   static_assert(!kShareIndices || (kWholeWarpRows && !kStrided), "shared index loads by whole-warp groups");
+  static_assert(!kL2HintRows || (kWholeWarpRows && !kStrided && std::is_same_v<Feature, float> &&
+                                 std::is_same_v<typename P::Output, float>),
+                "L2 hints in float32 whole-warp configurations");
 };
 
 // A configuration for calls whose light rows do not fill the GPU (spmm.cu says when): the same
@@ -115,6 +127,8 @@ struct SpmmArgs {
   int64_t heavy_blocks = 0;  // heavy_count * heavy_tiles: the launch's first blocks
   uint32_t x_row_pitch = 0;          // x_row_stride in bytes if it fits 32 bits, else 0 (kLineAddresses)
   int light_per_block = 0;           // the few-rows configuration's light rows per block (launch(), spmm.cu)
+  const uint8_t* x_class = nullptr;  // (nnz) the class of each entry's X row (kL2Hints configurations only)
+  int hot_class = 0;                 // ... from which class a row is loaded evict_last
 };
 
 // The slab kernel (spmm_slab_kernel.cuh): float32 throughout, X and Y row-major with 16-byte

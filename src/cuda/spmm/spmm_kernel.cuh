@@ -6,6 +6,7 @@
 //    small), or a warp per row when the rows are few and long.
 #pragma once
 
+#include "cuda/l2_hints.cuh"
 #include "cuda/line_address.cuh"
 #include "cuda/precision.cuh"
 #include "cuda/spmm/spmm_config.cuh"
@@ -48,16 +49,40 @@ __device__ __forceinline__ unsigned group_mask(int group) {
   return group == 32 ? 0xffffffffu : ((1u << group) - 1u) << first;
 }
 
+// Bit u set where entry e + u's X row is hot (kL2Hints configurations; 0 in the others).
+template <typename Config, int kN, typename I>
+__device__ __forceinline__ unsigned hot_bits(const SpmmArgs<typename Config::Types, I>& a, int64_t e) {
+  unsigned bits = 0;
+  if constexpr (Config::kL2Hints) {
+#pragma unroll
+    for (int u = 0; u < kN; ++u) {
+      bits |= static_cast<unsigned>(load_class(a.x_class + e + u, make_l2_policies().pass) >= a.hot_class) << u;
+    }
+  }
+  return bits;
+}
+
 // acc += scale[u] * x(index[u], j .. j + kVec) for u < kN, in that order: the kN X rows are all
 // gathered before the arithmetic, so that kN gathers are outstanding per lane instead of one. Every
-// path below ends its round here, whatever loaded the round's indices and scales.
+// path below ends its round here, whatever loaded the round's indices and scales. kL2Hints
+// configurations load row u evict_last where bit u of `hot` is set, else evict_first.
 template <typename Config, int kN, typename I, typename Index>
 __device__ __forceinline__ void gather_and_add(const SpmmArgs<typename Config::Types, I>& a, const Index (&index)[kN],
-                                               const typename Config::Accumulator (&scale)[kN], int64_t j,
-                                               AccVector<Config>& acc) {
-  HeldVector<typename Config::Feature, Config::kVec> xv[kN];
+                                               const typename Config::Accumulator (&scale)[kN], unsigned hot,
+                                               int64_t j, AccVector<Config>& acc) {
+  using F = typename Config::Feature;
+  HeldVector<F, Config::kVec> xv[kN];
+  if constexpr (Config::kL2Hints) {
+    const L2Policies policy = make_l2_policies();
 #pragma unroll
-  for (int u = 0; u < kN; ++u) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(index[u]), j);
+    for (int u = 0; u < kN; ++u) {
+      const F* row = a.x + static_cast<int64_t>(index[u]) * a.x_row_stride + j;
+      xv[u] = load_held_hinted<F, Config::kVec>(row, (hot >> u) & 1u ? policy.keep : policy.pass);
+    }
+  } else {
+#pragma unroll
+    for (int u = 0; u < kN; ++u) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(index[u]), j);
+  }
 #pragma unroll
   for (int u = 0; u < kN; ++u) add_scaled<Config>(acc, scale[u], xv[u]);
 }
@@ -82,7 +107,7 @@ __device__ __forceinline__ void add_entries_in_flight(const SpmmArgs<typename Co
     idx[u] = static_cast<int64_t>(a.index[e + u]);
     scale[u] = entry_scale<Config, I>(a, e + u);
   }
-  gather_and_add<Config, kN, I>(a, idx, scale, j, acc);
+  gather_and_add<Config, kN, I>(a, idx, scale, hot_bits<Config, kN, I>(a, e), j, acc);
 }
 
 // The rounds of add_entries_in_flight from e while a whole round is left, each round's successor's
@@ -108,7 +133,7 @@ __device__ __forceinline__ int64_t add_rounds_prefetched(const SpmmArgs<typename
     typename Config::Accumulator scale[kU];
 #pragma unroll
     for (int u = 0; u < kU; ++u) scale[u] = entry_scale<Config, I>(a, e + u);
-    gather_and_add<Config, kU, I>(a, idx, scale, j, acc);
+    gather_and_add<Config, kU, I>(a, idx, scale, hot_bits<Config, kU, I>(a, e), j, acc);
   }
   return e;
 }
@@ -136,7 +161,7 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<t
   for (; e < end; ++e) {
     const Acc scale[1] = {entry_scale<Config, I>(a, e)};
     const I idx[1] = {a.index[e]};
-    gather_and_add<Config, 1, I>(a, idx, scale, j, acc);
+    gather_and_add<Config, 1, I>(a, idx, scale, hot_bits<Config, 1, I>(a, e), j, acc);
   }
   return acc;
 }
@@ -165,6 +190,12 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries_shared(const Spm
     const I index = mine < end ? a.index[mine] : I(0);
     const Acc value = mine < end && a.value != nullptr ? Acc(widen(a.value[mine])) : Acc(1);
     const int count = end - batch < a.group ? static_cast<int>(end - batch) : a.group;
+    // Bit u: the batch's entry u is hot (kL2Hints configurations).
+    unsigned batch_hot = 0;
+    if constexpr (Config::kL2Hints) {
+      const bool hot = mine < end && load_class(a.x_class + mine, make_l2_policies().pass) >= a.hot_class;
+      batch_hot = __ballot_sync(mask, hot) >> ((threadIdx.x & 31) & ~(a.group - 1));
+    }
     int u0 = 0;
     for (; u0 + kU <= count; u0 += kU) {
       I idx[kU];
@@ -174,12 +205,12 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries_shared(const Spm
         idx[u] = __shfl_sync(mask, index, u0 + u, a.group);
         scale[u] = __shfl_sync(mask, value, u0 + u, a.group);
       }
-      if (in_range) gather_and_add<Config, kU, I>(a, idx, scale, j, acc);
+      if (in_range) gather_and_add<Config, kU, I>(a, idx, scale, batch_hot >> u0, j, acc);
     }
     for (; u0 < count; ++u0) {
       const I idx[1] = {__shfl_sync(mask, index, u0, a.group)};
       const Acc scale[1] = {__shfl_sync(mask, value, u0, a.group)};
-      if (in_range) gather_and_add<Config, 1, I>(a, idx, scale, j, acc);
+      if (in_range) gather_and_add<Config, 1, I>(a, idx, scale, batch_hot >> u0, j, acc);
     }
   }
   return acc;
@@ -215,7 +246,9 @@ __device__ __forceinline__ void store_row_slice(const SpmmArgs<typename Config::
                                                 const AccVector<Config>& acc) {
   using O = typename Config::Types::Output;
   O* yr = a.y + o * a.y_row_stride;
-  if constexpr (Config::kStrided) {
+  if constexpr (Config::kL2Hints) {
+    store_float4_hinted(yr + j, acc.v, make_l2_policies().pass);  // float32, kVec = 4 (SpmmConfig)
+  } else if constexpr (Config::kStrided) {
     yr[j * a.y_col_stride] = narrow<O>(acc.v[0]);
   } else {
     store_narrowed<O, Config::kVec>(yr + j, acc.v);
