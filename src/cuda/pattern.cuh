@@ -95,9 +95,16 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
 // spmm_heavy_row_entries_few() where at most resident_blocks indices of its dimension are (then
 // partitioned again, queued). Temporaries are carved from `scratch`, at least
 // split_scratch_bytes<I>(rows, cols, nnz) bytes, which must outlive the queued work.
+// `also`, where given, is read back with the split's counts, in the same synchronisation.
+struct ReadBack {
+  const void* device = nullptr;
+  void* host = nullptr;
+  size_t bytes = 0;
+};
 template <typename I>
 void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
-                     int64_t nnz, int64_t resident_blocks, void* scratch, size_t scratch_bytes, cudaStream_t stream);
+                     int64_t nnz, int64_t resident_blocks, void* scratch, size_t scratch_bytes, cudaStream_t stream,
+                     const ReadBack& also = {});
 template <typename I>
 size_t split_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
 
@@ -112,11 +119,13 @@ void queue_validation(const MatrixInfo& info, const SparseInput& input, unsigned
 bool finish_validation(const MatrixInfo& info, const SparseInput& input, const unsigned long long* flags,
                        cudaStream_t stream);
 
-// The L2 hints' classes (preprocess/x_classes.cu). count_x_classes: the columns and entries of
-// each class of column entry counts (col_offsets: CSC), in `counts` (2 x kCountClasses device
-// words), read back (synchronising the stream). queue_entry_x_classes: classes[e] the class of
-// entry e's column (entry_col: row order), queued.
-RowClasses count_x_classes(const int64_t* col_offsets, int64_t cols, unsigned long long* counts, cudaStream_t stream);
+// The L2 hints' classes (preprocess/x_classes.cu). queue_x_class_counts: the columns and entries
+// of each class of column entry counts (col_offsets: CSC), in `counts` (kXClassCounts device words:
+// columns by class, then entries), queued; row_classes reads them as read back.
+// queue_entry_x_classes: classes[e] the class of entry e's column (entry_col: row order), queued.
+constexpr int kXClassCounts = 2 * kCountClasses;
+void queue_x_class_counts(const int64_t* col_offsets, int64_t cols, unsigned long long* counts, cudaStream_t stream);
+RowClasses row_classes(const unsigned long long (&counts)[kXClassCounts]);
 template <typename I>
 void queue_entry_x_classes(const int64_t* col_offsets, const I* entry_col, int64_t nnz, uint8_t* classes,
                            cudaStream_t stream);

@@ -390,12 +390,12 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
   unsigned long long* validation_flags = nullptr;
   unsigned* columns_ascending = nullptr;  // read with the last synchronisation, when checked
-  unsigned long long* x_class_counts = nullptr;  // the L2 hints' histograms, read before the split's
+  unsigned long long* x_class_counts = nullptr;  // the L2 hints' histograms, read with the split's counts
   p.storage = carve([&](Carver& c) {
     validation_flags = c.take<unsigned long long>(kValidationFlags);
     columns_ascending = c.take<unsigned>(1);
     lay_out_plan(p, c, info.has_values, with_panels);
-    if (with_x_classes) x_class_counts = c.take<unsigned long long>(2 * kCountClasses);
+    if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
   });
   queue_validation(info, input, validation_flags, stream);
   const bool in_row_order = finish_validation(info, input, validation_flags, stream);
@@ -473,17 +473,23 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   } else {
     build_csc<I>(p, whole, stream);
   }
-  // The hints' histogram is read back here, where split_by_length would synchronise next anyway;
-  // only plans the rule may give hints keep each entry's class (an allocation of their own).
+  // The hints' histogram is read back with the split's counts; only plans the rule may give hints
+  // keep each entry's class (an allocation of their own).
+  unsigned long long class_counts[kXClassCounts] = {};
+  ReadBack class_read_back;
   if (with_x_classes) {
-    p.x_classes = count_x_classes(p.col_offsets.get(), info.cols, x_class_counts, stream);
+    queue_x_class_counts(p.col_offsets.get(), info.cols, x_class_counts, stream);
+    class_read_back = ReadBack{x_class_counts, class_counts, sizeof(class_counts)};
+  }
+  split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.resident_blocks, scratch.get(),
+                  scratch.size(), stream, class_read_back);
+  if (with_x_classes) {
+    p.x_classes = row_classes(class_counts);
     if (l2_hints_may_pay(p.x_classes, info.cols, nnz, p.l2_bytes, p.spmm_l2_hints)) {
       p.entry_x_class = DeviceArray<uint8_t>(nnz);
       queue_entry_x_classes(p.col_offsets.get(), p.entry_col.get(), nnz, p.entry_x_class.get(), stream);
     }
   }
-  split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.resident_blocks, scratch.get(),
-                  scratch.size(), stream);
   if constexpr (kHasTensorCorePath<T>) {
     if (with_units) add_tensor_core_units(p, scratch, stream);
   }

@@ -1,6 +1,6 @@
 // The classes of X's rows for the SpMM's L2 hints (cuda/l2_hints.cuh, pattern.cuh): each column's
 // entry count from the CSC offsets, its class, a histogram of columns and of entries by class (one
-// block-local histogram per block, added to the plan's counters, then read back), and each
+// block-local histogram per block, added to the plan's counters), and each
 // row-ordered entry's column class.
 #include "cuda/pattern.cuh"
 #include "cuda/preprocess/launch.cuh"
@@ -42,23 +42,21 @@ __global__ void entry_classes_kernel(const I* entry_col, int64_t nnz, const int6
 
 }  // namespace
 
-RowClasses count_x_classes(const int64_t* col_offsets, int64_t cols, unsigned long long* counts, cudaStream_t stream) {
-  check(cudaMemsetAsync(counts, 0, 2 * kCountClasses * sizeof(unsigned long long), stream), "cudaMemsetAsync");
-  if (cols > 0) {
-    // At most 512 blocks, looping: each adds its histogram to the plan's counters once.
-    const int blocks = preprocess_blocks(cols) < 512 ? preprocess_blocks(cols) : 512;
-    column_class_counts_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(col_offsets, cols, counts,
-                                                                          counts + kCountClasses);
-    check_launch("column_class_counts_kernel");
-  }
-  unsigned long long host[2 * kCountClasses];
-  check(cudaMemcpyAsync(host, counts, sizeof(host), cudaMemcpyDeviceToHost, stream),
-        "cudaMemcpyAsync (column classes)");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (column classes)");
+void queue_x_class_counts(const int64_t* col_offsets, int64_t cols, unsigned long long* counts, cudaStream_t stream) {
+  check(cudaMemsetAsync(counts, 0, kXClassCounts * sizeof(unsigned long long), stream), "cudaMemsetAsync");
+  if (cols == 0) return;
+  // At most 512 blocks, looping: each adds its histogram to the plan's counters once.
+  const int blocks = preprocess_blocks(cols) < 512 ? preprocess_blocks(cols) : 512;
+  column_class_counts_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(col_offsets, cols, counts,
+                                                                        counts + kCountClasses);
+  check_launch("column_class_counts_kernel");
+}
+
+RowClasses row_classes(const unsigned long long (&counts)[kXClassCounts]) {
   RowClasses classes;
   for (int c = 0; c < kCountClasses; ++c) {
-    classes.rows[c] = static_cast<int64_t>(host[c]);
-    classes.entries[c] = static_cast<int64_t>(host[kCountClasses + c]);
+    classes.rows[c] = static_cast<int64_t>(counts[c]);
+    classes.entries[c] = static_cast<int64_t>(counts[kCountClasses + c]);
   }
   return classes;
 }
