@@ -35,8 +35,8 @@ __device__ __forceinline__ HeldVector<F, kVec> load_held_hinted(const F* p, uint
   static_assert(sizeof(HeldVector<F, kVec>) == 16, "hinted loads are 16 bytes");
   uint4 w;
   asm("ld.global.nc.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-               : "=r"(w.x), "=r"(w.y), "=r"(w.z), "=r"(w.w)
-               : "l"(p), "l"(policy));
+      : "=r"(w.x), "=r"(w.y), "=r"(w.z), "=r"(w.w)
+      : "l"(p), "l"(policy));
   HeldVector<F, kVec> v;
   static_assert(sizeof(v) == sizeof(w), "one 16-byte word");
   memcpy(&v, &w, sizeof(w));

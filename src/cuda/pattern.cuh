@@ -7,9 +7,9 @@
 
 #include "core/matrix.hpp"
 #include "cuda/carved.cuh"
-#include "cuda/spmm/l2_hint_rule.hpp"
 #include "cuda/panels.cuh"
 #include "cuda/runtime.cuh"
+#include "cuda/spmm/l2_hint_rule.hpp"
 #include "cuda/tiles.cuh"
 #include "cuda/tuning.hpp"
 

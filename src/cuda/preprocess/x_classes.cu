@@ -1,7 +1,7 @@
 // The classes of X's rows for the SpMM's L2 hints (cuda/l2_hints.cuh, pattern.cuh): each column's
 // entry count from the CSC offsets, its class, a histogram of columns and of entries by class (one
-// block-local histogram per block, added to the plan's counters), and each
-// row-ordered entry's column class.
+// block-local histogram per block, added to the plan's counters), and each row-ordered entry's
+// column class.
 #include "cuda/pattern.cuh"
 #include "cuda/preprocess/launch.cuh"
 #include "cuda/spmm/l2_hint_rule.hpp"
