@@ -211,6 +211,19 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   check_launch("spmm_kernel");
 }
 
+// The whole-warp configurations (float32 features), plain or shared indices, in their L2-hinted
+// forms where `hints` (float32 throughout only: l2_hot_class).
+template <typename P, typename I, bool kSharedIndices>
+void launch_whole_warp(const SpmmArgs<P, I>& args, const OuterSplit<I>& split, bool hints, cudaStream_t stream) {
+  if constexpr (is_float32_throughout<P>()) {
+    if (hints) {
+      launch<SpmmConfig<P, 16, true, kSharedIndices, false, true>, I>(args, split, stream);
+      return;
+    }
+  }
+  launch<SpmmConfig<P, 16, true, kSharedIndices>, I>(args, split, stream);
+}
+
 // One launch of the tensor-core kernel: a warp per strip and 32 columns of Y.
 template <typename P, typename I>
 void launch_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x, const DenseView& y,
@@ -321,26 +334,14 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
       }
       break;
     case SpmmKernel::kVector16WholeWarp:
-      if constexpr (is_float32_throughout<P>()) {
-        if (hot_class >= 0) {
-          launch<SpmmConfig<P, 16, true, false, false, true>, I>(args, split, stream);
-          return;
-        }
-      }
       if constexpr (std::is_same_v<typename P::Feature, float>) {
-        launch<SpmmConfig<P, 16, true>, I>(args, split, stream);
+        launch_whole_warp<P, I, false>(args, split, hot_class >= 0, stream);
         return;
       }
       break;
     case SpmmKernel::kVector16WholeWarpShared:
-      if constexpr (is_float32_throughout<P>()) {
-        if (hot_class >= 0) {
-          launch<SpmmConfig<P, 16, true, true, false, true>, I>(args, split, stream);
-          return;
-        }
-      }
       if constexpr (std::is_same_v<typename P::Feature, float>) {
-        launch<SpmmConfig<P, 16, true, true>, I>(args, split, stream);
+        launch_whole_warp<P, I, true>(args, split, hot_class >= 0, stream);
         return;
       }
       break;
