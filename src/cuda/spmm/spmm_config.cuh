@@ -19,8 +19,8 @@ namespace sddmm::cuda {
 // the GPU (H200, N = 32: 106000-3M 0.0565 -> 0.0723, SBM 0.1468 -> 0.1744) and won where they are
 // few: SpmmFewRowsConfig below, taken by the rule in spmm.cu (tuning.hpp, kSpmmFewRowsMaxWaves).
 // kL2HintRows: the gathers of X carry L2 eviction priorities (cuda/l2_hints.cuh; float32
-// whole-warp configurations, taken where spmm.cu's rule turns the hints on: a configuration of its
-// own, so that every other call runs the kernels it ran before).
+// whole-warp configurations, taken where spmm/l2_hint_rule.hpp's rule turns the hints on: a
+// configuration of its own, so that every other call runs the kernels it ran before).
 template <typename P, int kVectorBytes, bool kWholeWarpRows = false, bool kShareIndices = false, bool kDeepRows = false,
           bool kL2HintRows = false>
 struct SpmmConfig {
@@ -49,7 +49,7 @@ struct SpmmConfig {
   static constexpr bool kSharedIndices = kShareIndices;
   // __launch_bounds__'s blocks per multiprocessor (0: none asked; SpmmFewRowsConfig asks 2). The
   // L2-hinted configurations ask for the blocks their plain forms get unasked (sm_90: 48 registers,
-  // 5 blocks; with shared indices 64, 4, where 8-16 bytes spill): unbounded, the hints took 52 and
+  // 5 blocks; with shared indices 64, 4, where up to 16 bytes spill): unbounded, the hints took 52 and
   // 64-72 registers.
   static constexpr int kMinBlocks = kL2HintRows ? (kShareIndices ? 4 : 5) : 0;
   // The few-rows form (SpmmFewRowsConfig): taken unsliced only, so it has no sliced instantiation.
