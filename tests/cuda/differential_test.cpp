@@ -156,6 +156,37 @@ TEST_SUITE("gpu") {
     }
   }
 
+  TEST_CASE("gpu: SpMM whole-warp rows with their column tiles dealt over several warps, and not") {
+    // By default float32 calls with N > 128 deal a light row's column tiles of 128 columns over up
+    // to 8 warps (tile t to warp t mod 2^shift) where the rows are few (spmm.cu, light_tile_shift):
+    // the suite's small cases. SDDMM_SPMM_SPLIT_TILES=1 does so wherever N allows, 0 never. N of
+    // 3, 5 and 8 tiles (a warp with two tiles of a row, the last tile part-filled, 8 warps a row),
+    // plain and shared index loads (rows of 200 entries), beside a heavy row, with L2 hints.
+    uint64_t seed = 9000;
+    std::vector<SpmmCase> wide;
+    for (int64_t n : {384, 520, 1024}) {
+      for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
+        SpmmCase c{"split tiles: short rows", random_coo(300, 200, 3000, seed), n, false, Precision{}, it};
+        c.seed = seed++;
+        wide.push_back(c);
+        SpmmCase l{"split tiles: long rows", random_coo(100, 300, 20000, seed), n, false, Precision{}, it};
+        l.seed = seed++;
+        wide.push_back(l);
+      }
+      SpmmCase heavy{"split tiles: a heavy row", long_light_rows_one_heavy(seed), n};
+      heavy.seed = seed++;
+      wide.push_back(heavy);
+    }
+    for (const char* mode : {"1", "0"}) {
+      INFO("SDDMM_SPMM_SPLIT_TILES=" << mode);
+      const ScopedEnv split("SDDMM_SPMM_SPLIT_TILES", mode);
+      for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+      for (const auto& c : wide) check_spmm(SDDMM_BACKEND_CUDA, c);
+      const ScopedEnv hints("SDDMM_SPMM_L2_HINTS", "1");
+      for (const auto& c : wide) check_spmm(SDDMM_BACKEND_CUDA, c);
+    }
+  }
+
   TEST_CASE("gpu: the SpMM slab kernel wherever it runs (suite cases and row-sorted cases over many slabs)") {
     // By default the slab kernel takes float32 calls only where each row of X serves many entries
     // per block (spmm.cu); this override takes it wherever it runs: float32 throughout, row-major X

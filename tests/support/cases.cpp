@@ -68,15 +68,6 @@ CooMatrix duplicates(uint64_t seed) {
   return a;
 }
 
-// 100 x 2000, 20000 entries spread at random (about 200 a row) and row 7 with 3000 more: long light
-// rows beside one heavy row (heavy from 2 x the mean row length, tuning.hpp).
-CooMatrix long_light_rows_one_heavy(uint64_t seed) {
-  CooMatrix a = random_coo(100, 2000, 20000, seed);
-  Rng rng(seed + 1);
-  add_row_entries(a, 7, 3000, 2000, rng);
-  return a;
-}
-
 CooMatrix empty_matrix(int64_t rows, int64_t cols) {
   CooMatrix a;
   a.rows = rows;
@@ -85,6 +76,15 @@ CooMatrix empty_matrix(int64_t rows, int64_t cols) {
 }
 
 }  // namespace
+
+// 100 x 2000, 20000 entries spread at random (about 200 a row) and row 7 with 3000 more: long light
+// rows beside one heavy row (heavy from 2 x the mean row length, tuning.hpp).
+CooMatrix long_light_rows_one_heavy(uint64_t seed) {
+  CooMatrix a = random_coo(100, 2000, 20000, seed);
+  Rng rng(seed + 1);
+  add_row_entries(a, 7, 3000, 2000, rng);
+  return a;
+}
 
 std::vector<SddmmCase> sddmm_cases() {
   std::vector<SddmmCase> cases;

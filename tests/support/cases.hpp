@@ -24,6 +24,9 @@ std::vector<Case> in_every_precision(const std::vector<Case>& cases) {
 std::vector<SddmmCase> sddmm_cases();
 std::vector<SpmmCase> spmm_cases();
 
+// 100 x 2000, about 200 entries a row, and row 7 with 3000 more: long light rows beside one heavy row.
+testkit::CooMatrix long_light_rows_one_heavy(uint64_t seed);
+
 // The real graphs in ../shared/data (SDDMM_TEST_DATA_DIR), as SDDMM and SpMM cases in every
 // precision; empty when the folder is missing (the caller reports that).
 std::vector<SddmmCase> graph_sddmm_cases();

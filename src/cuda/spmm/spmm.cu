@@ -157,6 +157,24 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   return {kernel, group, slices};
 }
 
+// Whole-warp light rows (float32, N > 128): log2 of the warps each row's column tiles of 128
+// columns are dealt to (tile t to warp t mod 2^shift), where the light rows are few and short: a
+// warp each fills at most kSpmmSplitTilesMaxWaves waves of the device's resident threads and they
+// average at most kSpmmSplitTilesMaxMean entries (tuning.hpp, with the measurement); or wherever
+// `mode` is 1, never where 0. Up to 8 warps a row, a power of two (the kernel shifts and masks
+// instead of dividing).
+int light_tile_shift(int64_t n, int64_t light_entries, int64_t light_rows, int64_t resident_threads, int mode) {
+  constexpr int64_t kTileColumns = 128;  // 32 lanes x 4 floats
+  const int64_t tiles = (n + kTileColumns - 1) / kTileColumns;
+  const bool few = static_cast<double>(light_rows) * 32.0 <=
+                   kSpmmSplitTilesMaxWaves * static_cast<double>(resident_threads > 0 ? resident_threads : 1);
+  const bool short_rows = light_rows > 0 && light_entries <= kSpmmSplitTilesMaxMean * light_rows;
+  if (mode == 0 || tiles < 2 || (mode < 0 && !(few && short_rows))) return 0;
+  int shift = 0;
+  while (shift < 3 && (int64_t{2} << shift) <= tiles) ++shift;
+  return shift;
+}
+
 // One launch: a block per heavy row and column tile first (in the split's order), then the light rows:
 // one lane group per row (or warp, sliced) when that is at most kSpmmScheduledWaves waves of blocks,
 // left to the hardware's block scheduler (tuning.hpp, with the measurement), else a persistent grid
@@ -168,8 +186,10 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   // taken unsliced only (choose_spmm_kernel): no sliced instantiation.
   constexpr bool kMaySlice = !Config::kWholeWarp && !Config::kFewRows;
   const bool sliced = kMaySlice && args.slices > 1;
-  const int resident_blocks = sliced ? resident_grid<spmm_kernel<Config, I, kMaySlice>>(kThreads, 0)
-                                     : resident_grid<spmm_kernel<Config, I, false>>(kThreads, 0);
+  const bool tiles_split = Config::kWholeWarp && args.light_tile_shift > 0;
+  const int resident_blocks = sliced        ? resident_grid<spmm_kernel<Config, I, kMaySlice>>(kThreads, 0)
+                              : tiles_split ? resident_grid<spmm_kernel<Config, I, false, Config::kWholeWarp>>(kThreads, 0)
+                                            : resident_grid<spmm_kernel<Config, I, false>>(kThreads, 0);
   args.light = split.light().get();
   args.light_count = split.light().size();
   args.heavy = split.heavy().get();
@@ -177,7 +197,8 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   const int64_t tile_width = int64_t{args.group} * Config::kVec;
   const int64_t tiles = (args.n + tile_width - 1) / tile_width;
   constexpr int64_t kMaxGrid = (int64_t{1} << 31) - 1;
-  const int64_t light_needed = (args.light_count * args.group * args.slices + kThreads - 1) / kThreads;
+  const int64_t light_needed =
+      ((args.light_count << args.light_tile_shift) * args.group * args.slices + kThreads - 1) / kThreads;
   int64_t light_blocks =
       light_needed <= kSpmmScheduledWaves * resident_blocks ? light_needed : int64_t{resident_blocks};
   if constexpr (Config::kFewRows) {
@@ -205,6 +226,8 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   if (grid == 0) return;
   if (sliced) {
     spmm_kernel<Config, I, kMaySlice><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
+  } else if (tiles_split) {
+    spmm_kernel<Config, I, false, Config::kWholeWarp><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
   } else {
     spmm_kernel<Config, I, false><<<static_cast<unsigned>(grid), kThreads, 0, stream>>>(args);
   }
@@ -318,6 +341,11 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   if (hot_class >= 0) {
     args.x_class = a.entry_x_class.get();
     args.hot_class = hot_class;
+  }
+  if (choice.kernel == SpmmKernel::kVector16WholeWarp || choice.kernel == SpmmKernel::kVector16WholeWarpShared) {
+    args.light_tile_shift =
+        light_tile_shift(y.cols, split.light_entries, split.light().size(),
+                         int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock, a.spmm_split_tiles);
   }
   switch (choice.kernel) {
     case SpmmKernel::kVector16: launch<SpmmConfig<P, 16>, I>(args, split, stream); return;

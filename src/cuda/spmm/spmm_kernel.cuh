@@ -287,14 +287,34 @@ __device__ __forceinline__ void light_row(const SpmmArgs<typename Config::Types,
   }
 }
 
+// Light row `item` by one warp (whole-warp configurations), its column tiles first, first + step,
+// first + 2 step, ...: the other warps of the row take the tiles in between.
+template <typename Config, typename I>
+__device__ __forceinline__ void light_row_tiles(const SpmmArgs<typename Config::Types, I>& a, int64_t item, int first,
+                                                int step, bool shares) {
+  constexpr int64_t kTileColumns = 32 * Config::kVec;
+  const int lane = threadIdx.x & 31;
+  const int64_t o = a.light[item];
+  const int64_t begin = a.offsets[o];
+  const int64_t end = a.offsets[o + 1];
+  for (int64_t tile = first * kTileColumns; tile < a.n; tile += step * kTileColumns) {
+    const int64_t j = tile + int64_t{lane} * Config::kVec;
+    const AccVector<Config> acc = accumulate_tile<Config, I>(a, begin, end, j, shares);
+    if (j < a.n) store_row_slice<Config, I>(a, o, j, acc);
+  }
+}
+
 // Light rows, block `block` of `blocks` running them: one lane group per row (kSliced = false), or a
 // whole warp per row (kSliced = true): then each of its 32 / group groups sums a contiguous slice of
 // the row and the slices are combined by sum_across_groups, every lane running the same loops. Two
 // instantiations rather than one runtime path: the sliced loop's extra bookkeeping cost 8-22 % on
 // matrices that use one slice (banded, block-diagonal, SBM; H200, bench/RESULTS.md). The few-rows
 // configuration's blocks take a.light_per_block rows each (launch() in spmm.cu spreads them evenly
-// over the blocks that run at once), their other groups none.
-template <typename Config, typename I, bool kSliced>
+// over the blocks that run at once), their other groups none. kSplitTiles (whole-warp
+// configurations): a warp per row and share of its column tiles (SpmmArgs::light_tile_shift), an
+// instantiation of its own too: the same loop compiled into the plain kernel took its registers
+// from 48 to 40 and it ran 13 % slower unsplit (H200, uniform-8000-1.28M N = 256).
+template <typename Config, typename I, bool kSliced, bool kSplitTiles>
 __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types, I>& a, int64_t block, int64_t blocks) {
   const bool shares = shares_indices<Config, I>(a);
   constexpr int kVec = Config::kVec;
@@ -305,6 +325,16 @@ __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types
     const int64_t stride = blocks * a.light_per_block;
     for (int64_t item = block * a.light_per_block + group_id; item < a.light_count; item += stride) {
       light_row<Config, I>(a, item, group_lane, shares);
+    }
+  } else if constexpr (kSplitTiles) {
+    // A warp per (row, 2^light_tile_shift-th of its column tiles): warp item takes row item >> shift,
+    // its tiles t with t mod 2^shift = item mod 2^shift.
+    const int shift = a.light_tile_shift;
+    const int step = 1 << shift;
+    const int64_t items = a.light_count << shift;
+    const int64_t stride = blocks * Config::kThreadsPerBlock / 32;
+    for (int64_t item = (block * Config::kThreadsPerBlock + threadIdx.x) / 32; item < items; item += stride) {
+      light_row_tiles<Config, I>(a, item >> shift, static_cast<int>(item) & (step - 1), step, shares);
     }
   } else if constexpr (!kSliced) {
     const int group_lane = threadIdx.x & (a.group - 1);
@@ -381,12 +411,13 @@ __device__ __forceinline__ void heavy_row(const SpmmArgs<typename Config::Types,
 // the split's order: longest first, so the longest starts first), the rest run the light rows as a
 // persistent grid; both kinds in one launch, so that light rows fill the GPU beside the long rows
 // instead of after them.
-template <typename Config, typename I, bool kSliced>
+template <typename Config, typename I, bool kSliced, bool kSplitTiles = false>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocks) spmm_kernel(const SpmmArgs<typename Config::Types, I> a) {
+  static_assert(!kSplitTiles || (Config::kWholeWarp && !kSliced), "column tiles split over whole warps only");
   if (static_cast<int64_t>(blockIdx.x) < a.heavy_blocks) {
     heavy_row<Config, I>(a, static_cast<int>(blockIdx.x));
   } else {
-    light_rows<Config, I, kSliced>(a, blockIdx.x - a.heavy_blocks, gridDim.x - a.heavy_blocks);
+    light_rows<Config, I, kSliced, kSplitTiles>(a, blockIdx.x - a.heavy_blocks, gridDim.x - a.heavy_blocks);
   }
 }
 
