@@ -53,7 +53,8 @@ TEST_SUITE("gpu") {
       const char* few_rows;  // nullptr: the rule
     } settings[] = {{"1", nullptr}, {"1", "1"}, {"1", "0"}, {"0", nullptr}};
     for (const auto& s : settings) {
-      INFO("SDDMM_SPMM_DEEP_ROWS=" << s.mean << " SDDMM_SPMM_FEW_ROWS=" << (s.few_rows != nullptr ? s.few_rows : "(rule)"));
+      INFO("SDDMM_SPMM_DEEP_ROWS=" << s.mean
+                                   << " SDDMM_SPMM_FEW_ROWS=" << (s.few_rows != nullptr ? s.few_rows : "(rule)"));
       const ScopedEnv deep("SDDMM_SPMM_DEEP_ROWS", s.mean);
       const ScopedEnv few("SDDMM_SPMM_FEW_ROWS", s.few_rows);
       for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
@@ -229,7 +230,8 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("gpu: real graphs from Matrix Market files") {
     const auto sddmm = graph_sddmm_cases();
-    REQUIRE_MESSAGE(sddmm.size() == 5 * supported_precisions().size(), "expected the 5 graphs of shared/data in ", SDDMM_TEST_DATA_DIR);
+    REQUIRE_MESSAGE(sddmm.size() == 5 * supported_precisions().size(), "expected the 5 graphs of shared/data in ",
+                    SDDMM_TEST_DATA_DIR);
     for (const auto& c : sddmm) check_sddmm(SDDMM_BACKEND_CUDA, c);
     for (const auto& c : graph_spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
   }

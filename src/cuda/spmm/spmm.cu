@@ -40,19 +40,19 @@ constexpr bool has_tensor_spmm() {
 
 // What the slab kernel's rule asks of a plan and a call (choose_spmm_kernel).
 struct SlabFacts {
-  int mode = 0;                 // the plan's spmm_slabs: 1 wherever the kernel runs, 0 never, -1 the rule
-  double min_reuse = 0.0;       // the rule's threshold for this call's rows of X (tuning.hpp)
+  int mode = 0;                  // the plan's spmm_slabs: 1 wherever the kernel runs, 0 never, -1 the rule
+  double min_reuse = 0.0;        // the rule's threshold for this call's rows of X (tuning.hpp)
   bool inner_ascending = false;  // every outer index's inner indices ascend
-  bool any_heavy = true;        // the split has heavy outer indices
+  bool any_heavy = true;         // the split has heavy outer indices
   int64_t outer = 0, inner = 0, nnz = 0;
-  SlabGeometry geometry;        // the kernel's shape for this call's rows of X (blocks 0: it cannot run)
+  SlabGeometry geometry;  // the kernel's shape for this call's rows of X (blocks 0: it cannot run)
 };
 
 // What the deep configuration's rule asks of a plan and a call (choose_spmm_kernel).
 struct DeepFacts {
-  int64_t min_mean = 0;               // the plan's spmm_deep_rows_min_mean (0: never)
-  int few_rows = -1;                  // the plan's spmm_few_rows: 1 wherever deep rows run, 0 never, -1 the rule
-  int64_t few_rows_threads = 0;       // threads the few-rows kernel runs at once on this device
+  int64_t min_mean = 0;          // the plan's spmm_deep_rows_min_mean (0: never)
+  int few_rows = -1;             // the plan's spmm_few_rows: 1 wherever deep rows run, 0 never, -1 the rule
+  int64_t few_rows_threads = 0;  // threads the few-rows kernel runs at once on this device
 };
 
 // The deep configuration's few-rows form (SpmmFewRowsConfig), for float32 features.
@@ -126,8 +126,8 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   if (is_float32_throughout<P>() && vector && slab.mode != 0 && slab.inner_ascending && !slab.any_heavy &&
       slab.geometry.blocks > 0 && slab.outer <= slab_outer_capacity(slab.geometry.blocks) &&
       slab.inner < std::numeric_limits<int>::max()) {
-    const double reuse = static_cast<double>(slab.nnz) /
-                         (static_cast<double>(slab.geometry.blocks) * static_cast<double>(slab.inner > 0 ? slab.inner : 1));
+    const double reuse = static_cast<double>(slab.nnz) / (static_cast<double>(slab.geometry.blocks) *
+                                                          static_cast<double>(slab.inner > 0 ? slab.inner : 1));
     if (slab.mode == 1 || reuse >= slab.min_reuse) return {SpmmKernel::kSlabs, 32, 1};
   }
   if (has_tensor_spmm<P>() && tensor_units && vector && n % kSpmmTensorWarpCols == 0) {
@@ -138,14 +138,14 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const int64_t mean = light_rows > 0 ? light_entries / light_rows : 0;
   const bool underfilled = light_rows * group < resident_threads;
   const bool whole_warp = vector && group == 32 && std::is_same_v<F, float>;
-  const bool deep = vector && group < 32 && std::is_same_v<F, float> && deep_facts.min_mean > 0 &&
-                    mean >= deep_facts.min_mean;
+  const bool deep =
+      vector && group < 32 && std::is_same_v<F, float> && deep_facts.min_mean > 0 && mean >= deep_facts.min_mean;
   const bool sliced = underfilled && mean >= entries_per_slice * (32 / group);
   const double few_waves = static_cast<double>(light_rows * group) /
                            static_cast<double>(deep_facts.few_rows_threads > 0 ? deep_facts.few_rows_threads : 1);
   const bool few = deep && deep_facts.few_rows != 0 && deep_facts.few_rows_threads > 0 &&
-                   (deep_facts.few_rows == 1 || (few_waves <= kSpmmFewRowsMaxWaves &&
-                                                 (!sliced || few_waves >= kSpmmFewRowsMinWavesSliced)));
+                   (deep_facts.few_rows == 1 ||
+                    (few_waves <= kSpmmFewRowsMaxWaves && (!sliced || few_waves >= kSpmmFewRowsMinWavesSliced)));
   const int slices = sliced && !few ? 32 / group : 1;
   const bool shared = whole_warp && shared_indices && mean >= kSpmmSharedIndicesMinMean;
   const SpmmKernel kernel = !vector      ? SpmmKernel::kStrided
@@ -187,9 +187,10 @@ void launch(SpmmArgs<typename Config::Types, I> args, const OuterSplit<I>& split
   constexpr bool kMaySlice = !Config::kWholeWarp && !Config::kFewRows;
   const bool sliced = kMaySlice && args.slices > 1;
   const bool tiles_split = Config::kWholeWarp && args.light_tile_shift > 0;
-  const int resident_blocks = sliced        ? resident_grid<spmm_kernel<Config, I, kMaySlice>>(kThreads, 0)
-                              : tiles_split ? resident_grid<spmm_kernel<Config, I, false, Config::kWholeWarp>>(kThreads, 0)
-                                            : resident_grid<spmm_kernel<Config, I, false>>(kThreads, 0);
+  const int resident_blocks = sliced ? resident_grid<spmm_kernel<Config, I, kMaySlice>>(kThreads, 0)
+                              : tiles_split
+                                  ? resident_grid<spmm_kernel<Config, I, false, Config::kWholeWarp>>(kThreads, 0)
+                                  : resident_grid<spmm_kernel<Config, I, false>>(kThreads, 0);
   args.light = split.light().get();
   args.light_count = split.light().size();
   args.heavy = split.heavy().get();
@@ -334,10 +335,10 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.group = choice.group;
   args.slices = choice.slices;
   // The whole-warp configurations with L2 hints where the rule turns them on (float32 only).
-  const int hot_class = is_float32_throughout<P>() && !transpose && !a.entry_x_class.empty()
-                            ? l2_hot_class(a.x_classes, a.cols, a.nnz, a.l2_bytes, y.cols * int64_t{sizeof(float)},
-                                           a.spmm_l2_hints)
-                            : -1;
+  const int hot_class =
+      is_float32_throughout<P>() && !transpose && !a.entry_x_class.empty()
+          ? l2_hot_class(a.x_classes, a.cols, a.nnz, a.l2_bytes, y.cols * int64_t{sizeof(float)}, a.spmm_l2_hints)
+          : -1;
   if (hot_class >= 0) {
     args.x_class = a.entry_x_class.get();
     args.hot_class = hot_class;
@@ -348,7 +349,9 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
                          int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock, a.spmm_split_tiles);
   }
   switch (choice.kernel) {
-    case SpmmKernel::kVector16: launch<SpmmConfig<P, 16>, I>(args, split, stream); return;
+    case SpmmKernel::kVector16:
+      launch<SpmmConfig<P, 16>, I>(args, split, stream);
+      return;
     case SpmmKernel::kVector16Deep:
       if constexpr (std::is_same_v<typename P::Feature, float>) {
         launch<SpmmConfig<P, 16, false, false, true>, I>(args, split, stream);
@@ -373,7 +376,9 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
         return;
       }
       break;
-    case SpmmKernel::kStrided: launch<SpmmConfig<P, 0>, I>(args, split, stream); return;
+    case SpmmKernel::kStrided:
+      launch<SpmmConfig<P, 0>, I>(args, split, stream);
+      return;
     case SpmmKernel::kSlabs:
       if constexpr (is_float32_throughout<P>()) {
         SpmmSlabArgs<I> slab_args;
@@ -403,20 +408,20 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
 }  // namespace
 
 template <typename V, typename I>
-void run_spmm(const DevicePattern<V, I>& a, const DenseView& x, const DenseView& y, bool transpose, cudaStream_t stream) {
-  dispatch_precision<V>(x.dtype, y.dtype, [&](auto precision) {
-    run_typed<decltype(precision), I>(a, x, y, transpose, stream);
-  });
+void run_spmm(const DevicePattern<V, I>& a, const DenseView& x, const DenseView& y, bool transpose,
+              cudaStream_t stream) {
+  dispatch_precision<V>(x.dtype, y.dtype,
+                        [&](auto precision) { run_typed<decltype(precision), I>(a, x, y, transpose, stream); });
 }
 
 template <typename V, typename I>
 int64_t spmm_tensor_core_entries(const DevicePattern<V, I>& a, int64_t n, sddmm_dtype_t features) {
-  const bool taken = sizeof(V) == 2 && features == dtype_of<V>() && !a.tiles.strip_units.empty() &&
-                     n % kSpmmTensorWarpCols == 0;
+  const bool taken =
+      sizeof(V) == 2 && features == dtype_of<V>() && !a.tiles.strip_units.empty() && n % kSpmmTensorWarpCols == 0;
   return taken ? a.tiles.entries : 0;
 }
 
-#define SDDMM_INSTANTIATE_RUN_SPMM(V, I)                                                                           \
+#define SDDMM_INSTANTIATE_RUN_SPMM(V, I)                                                                            \
   template void run_spmm<V, I>(const DevicePattern<V, I>&, const DenseView&, const DenseView&, bool, cudaStream_t); \
   template int64_t spmm_tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);
 SDDMM_INSTANTIATE_RUN_SPMM(float, int32_t)

@@ -68,8 +68,8 @@ __device__ __forceinline__ unsigned hot_bits(const SpmmArgs<typename Config::Typ
 // configurations load row u evict_last where bit u of `hot` is set, else evict_first.
 template <typename Config, int kN, typename I, typename Index>
 __device__ __forceinline__ void gather_and_add(const SpmmArgs<typename Config::Types, I>& a, const Index (&index)[kN],
-                                               const typename Config::Accumulator (&scale)[kN], unsigned hot,
-                                               int64_t j, AccVector<Config>& acc) {
+                                               const typename Config::Accumulator (&scale)[kN], unsigned hot, int64_t j,
+                                               AccVector<Config>& acc) {
   using F = typename Config::Feature;
   HeldVector<F, Config::kVec> xv[kN];
   if constexpr (Config::kL2Hints) {
@@ -141,8 +141,8 @@ __device__ __forceinline__ int64_t add_rounds_prefetched(const SpmmArgs<typename
 // Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end), in entry order, entries
 // kEntriesInFlight at a time (add_entries_in_flight, or add_rounds_prefetched).
 template <typename Config, typename I>
-__device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<typename Config::Types, I>& a, int64_t begin,
-                                                                int64_t end, int64_t j) {
+__device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<typename Config::Types, I>& a,
+                                                                int64_t begin, int64_t end, int64_t j) {
   using Acc = typename Config::Accumulator;
   constexpr int kVec = Config::kVec;
   constexpr int kU = Config::kEntriesInFlight;
@@ -315,7 +315,8 @@ __device__ __forceinline__ void light_row_tiles(const SpmmArgs<typename Config::
 // instantiation of its own too: the same loop compiled into the plain kernel took its registers
 // from 48 to 40 and it ran 13 % slower unsplit (H200, uniform-8000-1.28M N = 256).
 template <typename Config, typename I, bool kSliced, bool kSplitTiles>
-__device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types, I>& a, int64_t block, int64_t blocks) {
+__device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types, I>& a, int64_t block,
+                                           int64_t blocks) {
   const bool shares = shares_indices<Config, I>(a);
   constexpr int kVec = Config::kVec;
   if constexpr (!kSliced && Config::kFewRows) {
@@ -412,7 +413,8 @@ __device__ __forceinline__ void heavy_row(const SpmmArgs<typename Config::Types,
 // persistent grid; both kinds in one launch, so that light rows fill the GPU beside the long rows
 // instead of after them.
 template <typename Config, typename I, bool kSliced, bool kSplitTiles = false>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocks) spmm_kernel(const SpmmArgs<typename Config::Types, I> a) {
+__global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocks)
+    spmm_kernel(const SpmmArgs<typename Config::Types, I> a) {
   static_assert(!kSplitTiles || (Config::kWholeWarp && !kSliced), "column tiles split over whole warps only");
   if (static_cast<int64_t>(blockIdx.x) < a.heavy_blocks) {
     heavy_row<Config, I>(a, static_cast<int>(blockIdx.x));
