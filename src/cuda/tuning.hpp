@@ -228,18 +228,18 @@ constexpr double kSpmmFewRowsMaxWaves = 2.0;
 // SpMM, whole-warp light rows (float32, N > 128): each row's column tiles of 128 columns dealt over
 // 2^shift warps (a warp per row and share of its tiles, up to 8) where a warp per light row fills
 // at most kSpmmSplitTilesMaxWaves waves of the device's resident threads (H200: 25,344 rows) and
-// the light rows average at most kSpmmSplitTilesMaxMean entries (spmm.cu, light_tile_shift): there
-// a few rows of up to 16-32 entries beside many of 2-5 (the small graphs' degree tails) can hold
-// the kernel while most warps are idle, and two warps each take half of such a row's columns.
-// Overridable with SDDMM_SPMM_SPLIT_TILES (1: wherever N > 128, 0: never). Measured (H200,
-// 2026-11-27, N = 256, SDDMM_SPMM_SPLIT_TILES 0 against 1 or the rule in one build, two rounds,
-// ms): pubmed 0.0345 -> 0.0299, ca-CondMat 0.0437 -> 0.0386, citeseer 0.0103 -> 0.0094 (the rule's
-// three gains); cora 0.0092 -> 0.0099 (the rule takes it; cause not found); taken everywhere:
-// banded +12.6 %, R-MAT +4.2 %, uniform 685000^2 +2.1 %, 916000^2 +3.2 % (millions of rows, so no
-// idle warps to fill, and each row's indices loaded by two warps); p2p-Gnutella31 (7.4 waves) and
-// uniform-37000-368k (4.4) within 0.5 %; an earlier build (the split loop in the plain kernel, 40
-// registers) lost 5-20 % on uniform 8000^2 (80-240 entries a row) and 6 % on uniform-4000-88k (22),
-// won 10-28 % on the graphs and SBM at N = 512.
+// the light rows average at most kSpmmSplitTilesMaxMean entries (spmm/split_tiles_rule.hpp,
+// light_tile_shift): there a few rows of up to 16-32 entries beside many of 2-5 (the small graphs'
+// degree tails) can hold the kernel while most warps are idle, and two warps each take half of such
+// a row's columns. Overridable with SDDMM_SPMM_SPLIT_TILES (1: wherever N > 128, 0: never).
+// Measured (H200, 2026-11-27, N = 256, SDDMM_SPMM_SPLIT_TILES 0 against 1 or the rule in one build,
+// two rounds, ms): pubmed 0.0345 -> 0.0299, ca-CondMat 0.0437 -> 0.0386, citeseer 0.0103 -> 0.0094
+// (the rule's three gains); cora 0.0092 -> 0.0099 (the rule takes it; cause not found); taken
+// everywhere: banded +12.6 %, R-MAT +4.2 %, uniform 685000^2 +2.1 %, 916000^2 +3.2 % (millions of
+// rows, so no idle warps to fill, and each row's indices loaded by two warps); p2p-Gnutella31 (7.4
+// waves) and uniform-37000-368k (4.4) within 0.5 %; an earlier build (the split loop in the plain
+// kernel, 40 registers) lost 5-20 % on uniform 8000^2 (80-240 entries a row) and 6 % on
+// uniform-4000-88k (22), won 10-28 % on the graphs and SBM at N = 512.
 constexpr double kSpmmSplitTilesMaxWaves = 3.0;
 constexpr int64_t kSpmmSplitTilesMaxMean = 16;
 // ... and, at 4 tiles or more (N > 384), where X exceeds the L2 and the light rows average at

@@ -159,10 +159,11 @@ TEST_SUITE("gpu") {
 
   TEST_CASE("gpu: SpMM whole-warp rows with their column tiles dealt over several warps, and not") {
     // By default float32 calls with N > 128 deal a light row's column tiles of 128 columns over up
-    // to 8 warps (tile t to warp t mod 2^shift) where the light rows are few and short (spmm.cu,
-    // light_tile_shift): most of the suite's small cases. SDDMM_SPMM_SPLIT_TILES=1 does so wherever N allows, 0 never. N of
-    // 3, 5 and 8 tiles (a warp with two tiles of a row, the last tile part-filled, 8 warps a row),
-    // plain and shared index loads (rows of 200 entries), beside a heavy row, with L2 hints.
+    // to 8 warps (tile t to warp t mod 2^shift) where the light rows are few and short
+    // (spmm/split_tiles_rule.hpp): most of the suite's small cases. SDDMM_SPMM_SPLIT_TILES=1 does
+    // so wherever N allows, 0 never. N of 3, 5 and 8 tiles (a warp with two tiles of a row, the
+    // last tile part-filled, 8 warps a row), plain and shared index loads (rows of 200 entries),
+    // beside a heavy row, with L2 hints.
     uint64_t seed = 9000;
     std::vector<SpmmCase> wide;
     for (int64_t n : {384, 520, 1024}) {

@@ -8,6 +8,7 @@
 #include "cuda/spmm/spmm_kernel.cuh"
 #include "cuda/spmm/spmm_slab.cuh"
 #include "cuda/spmm/spmm_tensor_kernel.cuh"
+#include "cuda/spmm/split_tiles_rule.hpp"
 #include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
@@ -155,30 +156,6 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
                             : whole_warp ? SpmmKernel::kVector16WholeWarp
                                          : SpmmKernel::kVector16;
   return {kernel, group, slices};
-}
-
-// Whole-warp light rows (float32, N > 128): log2 of the warps each row's column tiles of 128
-// columns are dealt to (tile t to warp t mod 2^shift), by the rule (tuning.hpp has the
-// measurements), or wherever `mode` is 1, never where 0:
-//  - few, short rows: a warp per light row fills at most kSpmmSplitTilesMaxWaves waves of the
-//    device's resident threads and they average at most kSpmmSplitTilesMaxMean entries (the small
-//    graphs' degree tails);
-//  - wide N on long rows past the L2: 4 tiles or more (N > 384), X larger than the L2 and the light
-//    rows averaging at least kSpmmSplitTilesWideMinMean entries.
-// Up to 8 warps a row, a power of two (the kernel shifts and masks instead of dividing).
-int light_tile_shift(int64_t n, int64_t light_entries, int64_t light_rows, int64_t resident_threads,
-                     bool x_exceeds_l2, int mode) {
-  constexpr int64_t kTileColumns = 128;  // 32 lanes x 4 floats
-  const int64_t tiles = (n + kTileColumns - 1) / kTileColumns;
-  const bool few = static_cast<double>(light_rows) * 32.0 <=
-                   kSpmmSplitTilesMaxWaves * static_cast<double>(resident_threads > 0 ? resident_threads : 1);
-  const bool short_rows = light_rows > 0 && light_entries <= kSpmmSplitTilesMaxMean * light_rows;
-  const bool wide_long = tiles >= 4 && x_exceeds_l2 && light_rows > 0 &&
-                         light_entries >= kSpmmSplitTilesWideMinMean * light_rows;
-  if (mode == 0 || tiles < 2 || (mode < 0 && !(few && short_rows) && !wide_long)) return 0;
-  int shift = 0;
-  while (shift < 3 && (int64_t{2} << shift) <= tiles) ++shift;
-  return shift;
 }
 
 // One launch: a block per heavy row and column tile first (in the split's order), then the light rows:

@@ -1,0 +1,22 @@
+#include "cuda/spmm/split_tiles_rule.hpp"
+
+#include "cuda/tuning.hpp"
+
+namespace sddmm::cuda {
+
+int light_tile_shift(int64_t n, int64_t light_entries, int64_t light_rows, int64_t resident_threads, bool x_exceeds_l2,
+                     int mode) {
+  constexpr int64_t kTileColumns = 128;  // 32 lanes x 4 floats
+  const int64_t tiles = (n + kTileColumns - 1) / kTileColumns;
+  const bool few = static_cast<double>(light_rows) * 32.0 <=
+                   kSpmmSplitTilesMaxWaves * static_cast<double>(resident_threads > 0 ? resident_threads : 1);
+  const bool short_rows = light_rows > 0 && light_entries <= kSpmmSplitTilesMaxMean * light_rows;
+  const bool wide_long =
+      tiles >= 4 && x_exceeds_l2 && light_rows > 0 && light_entries >= kSpmmSplitTilesWideMinMean * light_rows;
+  if (mode == 0 || tiles < 2 || (mode < 0 && !(few && short_rows) && !wide_long)) return 0;
+  int shift = 0;
+  while (shift < 3 && (int64_t{2} << shift) <= tiles) ++shift;
+  return shift;
+}
+
+}  // namespace sddmm::cuda

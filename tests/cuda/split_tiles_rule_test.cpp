@@ -1,0 +1,66 @@
+// The SpMM split-tiles rule (src/cuda/spmm/split_tiles_rule.hpp): host code, in the CPU suite. Which
+// calls deal a whole-warp light row's column tiles over several warps, on the benchmark's shapes
+// (bench/RESULTS.md); the split kernel itself is in the GPU suite (differential_test.cpp).
+#if SDDMM_TESTS_HAVE_CUDA
+
+#include "cuda/spmm/split_tiles_rule.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+
+namespace sddmm::cuda {
+namespace {
+
+constexpr int64_t kResidentThreads = 132 * 2048;  // the H200's
+constexpr int kRule = -1;
+
+// The shift for a call of width n on light rows of the given count and mean length.
+int shift_for(int64_t n, int64_t rows, int64_t mean, bool x_exceeds_l2, int mode = kRule) {
+  return light_tile_shift(n, rows * mean, rows, kResidentThreads, x_exceeds_l2, mode);
+}
+
+}  // namespace
+
+TEST_CASE("split tiles: few short rows (the small graphs) split from two tiles on") {
+  CHECK(shift_for(256, 19000, 4, false) == 1);   // pubmed-like: two warps a row
+  CHECK(shift_for(256, 3300, 3, false) == 1);    // citeseer-like
+  CHECK(shift_for(384, 19000, 4, false) == 1);   // 3 tiles: two warps, one of them two tiles
+  CHECK(shift_for(520, 19000, 4, false) == 2);   // 5 tiles: four warps
+  CHECK(shift_for(1024, 19000, 4, false) == 3);  // 8 tiles: eight warps
+  CHECK(shift_for(4096, 19000, 4, false) == 3);  // never more than eight
+  CHECK(shift_for(128, 19000, 4, false) == 0);   // one tile: nothing to deal
+  CHECK(shift_for(129, 19000, 4, false) == 1);   // a part-filled second tile
+}
+
+TEST_CASE("split tiles: many rows, or long rows that fit the L2, stay one warp a row") {
+  CHECK(shift_for(256, 1000000, 11, true) == 0);  // banded: millions of rows
+  CHECK(shift_for(256, 62586, 2, false) == 0);    // p2p-Gnutella31: 7.4 waves of rows
+  CHECK(shift_for(256, 8000, 160, false) == 0);   // uniform 8000^2: long rows, X in the L2
+  CHECK(shift_for(256, 4000, 22, false) == 0);    // uniform-4000-88k: rows above the mean bound
+  CHECK(shift_for(512, 8000, 800, false) == 0);   // uniform-8000-6.4M at N = 512: X in the L2
+  CHECK(shift_for(512, 1000000, 11, true) == 0);  // banded at N = 512: short rows
+  CHECK(shift_for(512, 106000, 28, true) == 0);   // uniform-106000-3M: under the wide rule's mean
+}
+
+TEST_CASE("split tiles: from four tiles, long rows past the L2 split too") {
+  CHECK(shift_for(512, 300000, 230, true) == 2);   // uniform 300000 x 103000
+  CHECK(shift_for(512, 200000, 55, true) == 2);    // SBM
+  CHECK(shift_for(1024, 300000, 230, true) == 3);  // 8 tiles
+  CHECK(shift_for(384, 300000, 230, true) == 0);   // 3 tiles: not measured, not taken
+  CHECK(shift_for(256, 300000, 230, true) == 0);   // 2 tiles: measured neutral
+  CHECK(shift_for(512, 300000, 230, false) == 0);  // X within the L2
+}
+
+TEST_CASE("split tiles: SDDMM_SPMM_SPLIT_TILES forces it on wherever N allows, or off") {
+  CHECK(shift_for(256, 1000000, 11, true, 1) == 1);
+  CHECK(shift_for(512, 8000, 800, false, 1) == 2);
+  CHECK(shift_for(128, 1000000, 11, true, 1) == 0);  // one tile: still nothing to deal
+  CHECK(shift_for(256, 19000, 4, false, 0) == 0);
+  CHECK(shift_for(512, 300000, 230, true, 0) == 0);
+  CHECK(light_tile_shift(256, 0, 0, kResidentThreads, false, kRule) == 0);  // no light rows
+}
+
+}  // namespace sddmm::cuda
+
+#endif  // SDDMM_TESTS_HAVE_CUDA
