@@ -15,9 +15,10 @@ namespace {
 constexpr int64_t kResidentThreads = 132 * 2048;  // the H200's
 constexpr int kRule = -1;
 
-// The shift for a call of width n on light rows of the given count and mean length.
+// The shift for a float32 call of width n (tiles of 128 columns) on light rows of the given count
+// and mean length.
 int shift_for(int64_t n, int64_t rows, int64_t mean, bool x_exceeds_l2, int mode = kRule) {
-  return light_tile_shift(n, rows * mean, rows, kResidentThreads, x_exceeds_l2, mode);
+  return light_tile_shift((n + 127) / 128, rows * mean, rows, kResidentThreads, x_exceeds_l2, mode);
 }
 
 }  // namespace
@@ -58,7 +59,7 @@ TEST_CASE("split tiles: SDDMM_SPMM_SPLIT_TILES forces it on wherever N allows, o
   CHECK(shift_for(128, 1000000, 11, true, 1) == 0);  // one tile: still nothing to deal
   CHECK(shift_for(256, 19000, 4, false, 0) == 0);
   CHECK(shift_for(512, 300000, 230, true, 0) == 0);
-  CHECK(light_tile_shift(256, 0, 0, kResidentThreads, false, kRule) == 0);  // no light rows
+  CHECK(light_tile_shift(2, 0, 0, kResidentThreads, false, kRule) == 0);  // no light rows
 }
 
 }  // namespace sddmm::cuda

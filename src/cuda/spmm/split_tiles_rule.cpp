@@ -4,10 +4,8 @@
 
 namespace sddmm::cuda {
 
-int light_tile_shift(int64_t n, int64_t light_entries, int64_t light_rows, int64_t resident_threads, bool x_exceeds_l2,
-                     int mode) {
-  constexpr int64_t kTileColumns = 128;  // 32 lanes x 4 floats
-  const int64_t tiles = (n + kTileColumns - 1) / kTileColumns;
+int light_tile_shift(int64_t tiles, int64_t light_entries, int64_t light_rows, int64_t resident_threads,
+                     bool x_exceeds_l2, int mode) {
   const bool few = static_cast<double>(light_rows) * 32.0 <=
                    kSpmmSplitTilesMaxWaves * static_cast<double>(resident_threads > 0 ? resident_threads : 1);
   const bool short_rows = light_rows > 0 && light_entries <= kSpmmSplitTilesMaxMean * light_rows;

@@ -7,16 +7,16 @@
 
 namespace sddmm::cuda {
 
-// Float32 whole-warp light rows (N > 128): log2 of the warps each row's column tiles of 128
-// columns are dealt to (tile t to warp t mod 2^shift), by the rule, or wherever `mode` is 1, never
-// where 0:
+// Float32 whole-warp light rows: log2 of the warps each row's `tiles` column tiles (of 32 lanes'
+// vectors: 128 columns) are dealt to (tile t to warp t mod 2^shift), by the rule, or wherever
+// `mode` is 1, never where 0 (one tile: 0 always):
 //  - few, short rows: a warp per light row fills at most kSpmmSplitTilesMaxWaves waves of the
 //    device's resident threads and they average at most kSpmmSplitTilesMaxMean entries (the small
 //    graphs' degree tails);
 //  - wide N on long rows past the L2: 4 tiles or more (N > 384), X larger than the L2 and the light
 //    rows averaging at least kSpmmSplitTilesWideMinMean entries.
 // Up to 8 warps a row, a power of two (the kernel shifts and masks instead of dividing).
-int light_tile_shift(int64_t n, int64_t light_entries, int64_t light_rows, int64_t resident_threads, bool x_exceeds_l2,
-                     int mode);
+int light_tile_shift(int64_t tiles, int64_t light_entries, int64_t light_rows, int64_t resident_threads,
+                     bool x_exceeds_l2, int mode);
 
 }  // namespace sddmm::cuda

@@ -327,8 +327,9 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
     args.hot_class = hot_class;
   }
   if (choice.kernel == SpmmKernel::kVector16WholeWarp || choice.kernel == SpmmKernel::kVector16WholeWarpShared) {
+    constexpr int64_t kTileColumns = 32 * SpmmConfig<P, 16>::kVec;  // a whole warp's vectors
     args.light_tile_shift =
-        light_tile_shift(y.cols, split.light_entries, split.light().size(),
+        light_tile_shift((y.cols + kTileColumns - 1) / kTileColumns, split.light_entries, split.light().size(),
                          int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock,
                          x.rows * y.cols * int64_t{sizeof(float)} > a.l2_bytes, a.spmm_split_tiles);
   }
