@@ -63,7 +63,8 @@ typedef enum sddmm_status_t {
   SDDMM_STATUS_NOT_SUPPORTED = 6,     /* valid request this build or backend does not offer (e.g. a dtype mix) */
   SDDMM_STATUS_OUT_OF_MEMORY = 7,     /* host or device allocation failed during creation */
   SDDMM_STATUS_NO_DEVICE = 8,         /* CUDA backend asked for, but no usable device/driver, or not built */
-  SDDMM_STATUS_INVALID_POINTER = 9,   /* pointer is in the wrong memory (host vs device, other device) */
+  SDDMM_STATUS_INVALID_POINTER = 9,   /* pointer in the wrong memory (host vs device, other device), or (CUDA)
+                                         its allocation ends before the extent its descriptor claims */
   SDDMM_STATUS_CUDA_ERROR = 10,       /* the CUDA runtime reported an error (message names it) */
   SDDMM_STATUS_INTERNAL_ERROR = 11    /* a bug in this library; please report the message */
 } sddmm_status_t;

@@ -62,30 +62,4 @@ void require_device(int device) {
   if (device >= count) fail(SDDMM_STATUS_NO_DEVICE, "device_id = ", device, " but ", count, " CUDA device(s) are visible");
 }
 
-void require_device_pointer(const void* ptr, int device, const char* name) {
-  if (ptr == nullptr) return;
-  cudaPointerAttributes attr{};
-  const cudaError_t status = cudaPointerGetAttributes(&attr, ptr);
-  if (status == cudaErrorInvalidValue) {
-    (void)cudaGetLastError();
-    fail(SDDMM_STATUS_INVALID_POINTER, name, " is not a pointer CUDA knows (", cudaGetErrorName(status), ")");
-  }
-  // Any other failure is not the pointer's: a sticky error left in the context by earlier work, or
-  // the driver's, is reported as CUDA_ERROR (it used to read as INVALID_POINTER).
-  check(status, "cudaPointerGetAttributes");
-  switch (attr.type) {
-    case cudaMemoryTypeDevice:
-      if (attr.device != device) {
-        fail(SDDMM_STATUS_INVALID_POINTER, name, " is memory of CUDA device ", attr.device, " but the handle runs on device ", device);
-      }
-      return;
-    case cudaMemoryTypeManaged:
-    case cudaMemoryTypeHost:
-      return;
-    default:
-      fail(SDDMM_STATUS_INVALID_POINTER, name, " is host memory, but the handle runs on CUDA device ", device,
-           ": pass device memory");
-  }
-}
-
 }  // namespace sddmm::cuda

@@ -1,11 +1,14 @@
-// The CUDA backend's Plan: checks the device and pointer locations, builds the device pattern once,
-// and forwards each execute to its kernel family on the caller's stream.
+// The CUDA backend's Plan: checks the device and where the caller's pointers live and how far their
+// memory reaches, builds the device pattern once, and forwards each execute to its kernel family on
+// the caller's stream.
 #include <cstdint>
 #include <limits>
 #include <memory>
 
+#include "core/dtype.hpp"
 #include "core/matrix.hpp"
 #include "cuda/pattern.cuh"
+#include "cuda/pointer_check.hpp"
 #include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm.cuh"
 #include "cuda/spmm/spmm.cuh"
@@ -33,16 +36,16 @@ class CudaPlan final : public Plan {
 
   void sddmm(const DenseView& x1, const DenseView& x2, void* out, sddmm_dtype_t out_dtype, void* stream) const override {
     DeviceGuard guard(device_);
-    require_device_pointer(x1.data, device_, "x1.data");
-    require_device_pointer(x2.data, device_, "x2.data");
-    require_device_pointer(out, device_, "out");
+    require_device_memory(x1.data, x1.extent_bytes, device_, "x1.data");
+    require_device_memory(x2.data, x2.extent_bytes, device_, "x2.data");
+    require_device_memory(out, pattern_->nnz * size_of(out_dtype), device_, "out");
     run_sddmm(*pattern_, x1, x2, out, out_dtype, as_stream(stream));
   }
 
   void spmm(const DenseView& x, const DenseView& y, bool transpose, void* stream) const override {
     DeviceGuard guard(device_);
-    require_device_pointer(x.data, device_, "x.data");
-    require_device_pointer(y.data, device_, "y.data");
+    require_device_memory(x.data, x.extent_bytes, device_, "x.data");
+    require_device_memory(y.data, y.extent_bytes, device_, "y.data");
     run_spmm(*pattern_, x, y, transpose, as_stream(stream));
   }
 
@@ -78,9 +81,13 @@ std::unique_ptr<Plan> make_cuda_plan(const MatrixInfo& info, const SparseInput& 
   cuda::require_device(info.device_id);
   cuda::DeviceGuard guard(info.device_id);
   const bool csr = input.format == SparseInput::Format::kCsr;
-  cuda::require_device_pointer(input.rows, info.device_id, csr ? "row_offsets" : "row_idx");
-  cuda::require_device_pointer(input.cols, info.device_id, "col_idx");
-  if (info.has_values) cuda::require_device_pointer(input.values, info.device_id, "values");
+  const int64_t index_bytes = size_of(input.index_type);
+  cuda::require_device_memory(input.rows, (csr ? info.rows + 1 : info.nnz) * index_bytes, info.device_id,
+                              csr ? "row_offsets" : "row_idx");
+  cuda::require_device_memory(input.cols, info.nnz * index_bytes, info.device_id, "col_idx");
+  if (info.has_values) {
+    cuda::require_device_memory(input.values, info.nnz * size_of(info.value_dtype), info.device_id, "values");
+  }
   switch (info.value_dtype) {
     case SDDMM_DTYPE_FLOAT32: return cuda::make_plan_for<float>(info, input, cuda::as_stream(stream));
     case SDDMM_DTYPE_FLOAT64: return cuda::make_plan_for<double>(info, input, cuda::as_stream(stream));

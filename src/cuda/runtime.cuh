@@ -1,5 +1,5 @@
 // CUDA runtime plumbing for the backend: errors as sddmm::Error, owning device arrays, the device
-// guard that runs a call on the handle's device, and checks of where caller pointers live.
+// guard that runs a call on the handle's device (pointer checks: cuda/pointer_check.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -70,11 +70,6 @@ class DeviceGuard {
 // Throws NO_DEVICE when the driver or the device is missing. The query needs no context, so a
 // sticky error should not show here; if one does, it is CUDA_ERROR, not NO_DEVICE.
 void require_device(int device);
-
-// Throws INVALID_POINTER unless `ptr` is device or managed memory usable on `device` (or host
-// memory registered with CUDA): memory of another device is rejected, naming both devices. NULL is
-// accepted: emptiness is checked elsewhere. A failing query other than "not a pointer" is CUDA_ERROR.
-void require_device_pointer(const void* ptr, int device, const char* name);
 
 inline cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream); }
 
