@@ -187,16 +187,21 @@ TEST_SUITE("gpu") {
     TwoMappings vm;
     const std::vector<float> ones12(12, 1.0f);
     sddmm_dense_t x1 = p.x1(), x2 = p.x2();
-
     const size_t g = vm.granule();
 
-    // x1 (48 bytes) and out (20 bytes) straddle the boundary of the two mappings: taken, computed.
+    // x1 (48 bytes), then out (20 bytes), straddle the seam of the two mappings: taken, computed.
+    // (One at a time: the two placed across one seam would overlap, an aliasing the API refuses.)
     x1.data = vm.place(g - 24, ones12, 48);
+    CHECK(sddmm_execute(p.handle, &x1, &x2, p.d_out.get(), SDDMM_DTYPE_FLOAT32, nullptr) == SDDMM_STATUS_SUCCESS);
+    synchronize(SDDMM_BACKEND_CUDA);
+    CHECK(p.d_out.to_host<float>(5) == kSddmmExpected);
+    sddmm_dense_t x1_plain = p.x1();
     void* out = vm.place(g - 8, Problem::sentinel(5), 20);
-    CHECK(sddmm_execute(p.handle, &x1, &x2, out, SDDMM_DTYPE_FLOAT32, nullptr) == SDDMM_STATUS_SUCCESS);
+    CHECK(sddmm_execute(p.handle, &x1_plain, &x2, out, SDDMM_DTYPE_FLOAT32, nullptr) == SDDMM_STATUS_SUCCESS);
     std::vector<float> out_host(5);
     REQUIRE(cudaMemcpy(out_host.data(), out, 20, cudaMemcpyDeviceToHost) == cudaSuccess);
     CHECK(out_host == kSddmmExpected);
+    p.d_out.upload(Problem::sentinel(5).data(), 20);
 
     // The same across the end of the second mapping, into the reservation's unmapped rest: refused.
     sddmm_dense_t x1_far = p.x1();
@@ -206,7 +211,8 @@ TEST_SUITE("gpu") {
     CHECK(std::string(sddmm_last_error()).find("x1.data spans 48 bytes, but only 24 bytes past it are mapped") !=
           std::string::npos);
     void* out_far = vm.place(2 * g - 8, Problem::sentinel(5), 8);
-    CHECK(sddmm_execute(p.handle, &x1, &x2, out_far, SDDMM_DTYPE_FLOAT32, nullptr) == SDDMM_STATUS_INVALID_POINTER);
+    CHECK(sddmm_execute(p.handle, &x1_plain, &x2, out_far, SDDMM_DTYPE_FLOAT32, nullptr) ==
+          SDDMM_STATUS_INVALID_POINTER);
     CHECK(std::string(sddmm_last_error()).find("out spans 20 bytes, but only 8 bytes past it are mapped") !=
           std::string::npos);
     CHECK(p.outputs_untouched());
