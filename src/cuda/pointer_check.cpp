@@ -13,7 +13,8 @@ using PointerGetAttributes = CUresult (*)(unsigned int, CUpointer_attribute*, vo
 
 // cuPointerGetAttributes, looked up once per process. The library links the static runtime alone
 // (it must load where no driver is installed), so the driver's function comes from the runtime's
-// entry-point table. nullptr when the driver does not offer it.
+// entry-point table. Every driver that runs this library's runtime (CUDA 13: 580 or later) has it;
+// should the lookup still fail, every CUDA call on pointers says so as CUDA_ERROR.
 PointerGetAttributes driver_query() {
   static const PointerGetAttributes query = [] {
     void* fn = nullptr;
@@ -77,31 +78,16 @@ void require_usable(const Allocation& a, int device, const char* name, const cha
   }
 }
 
-// The check without extents, for a driver that lacks the query above.
-void require_usable_runtime(const void* ptr, int device, const char* name) {
-  cudaPointerAttributes attr{};
-  const cudaError_t status = cudaPointerGetAttributes(&attr, ptr);
-  if (status == cudaErrorInvalidValue) {
-    (void)cudaGetLastError();
-    fail(SDDMM_STATUS_INVALID_POINTER, name, " is not a pointer CUDA knows (", cudaGetErrorName(status), ")");
-  }
-  check(status, "cudaPointerGetAttributes");
-  if (attr.type == cudaMemoryTypeDevice && attr.device != device) {
-    fail(SDDMM_STATUS_INVALID_POINTER, name, " is memory of CUDA device ", attr.device,
-         " but the handle runs on device ", device);
-  }
-  if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged && attr.type != cudaMemoryTypeHost) {
-    fail(SDDMM_STATUS_INVALID_POINTER, name, " is host memory, but the handle runs on CUDA device ", device,
-         ": pass device memory");
-  }
-}
-
 }  // namespace
 
 void require_device_memory(const void* ptr, int64_t bytes, int device, const char* name) {
   if (ptr == nullptr) return;
   const PointerGetAttributes query = driver_query();
-  if (query == nullptr) return require_usable_runtime(ptr, device, name);
+  if (query == nullptr) {
+    fail(SDDMM_STATUS_CUDA_ERROR,
+         "the CUDA driver offers no cuPointerGetAttributes through the runtime's entry points: ", name,
+         " cannot be checked");
+  }
 
   const auto address = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(ptr));
   const Allocation first = query_allocation(query, address);
@@ -122,7 +108,7 @@ void require_device_memory(const void* ptr, int64_t bytes, int device, const cha
   if (first.memory_type != CU_MEMORYTYPE_DEVICE || first.managed != 0 || first.mapping_size == 0) return;
   for (CUdeviceptr reached = first.mapping_end(); reached < end;) {
     const Allocation next = query_allocation(query, reached);
-    if (!next.known() || next.mapping_size == 0 || next.mapping_start != reached) {
+    if (!next.known() || next.mapping_size == 0 || next.mapping_end() <= reached) {  // nothing mapped at `reached`
       fail(SDDMM_STATUS_INVALID_POINTER, name, " spans ", bytes, " bytes, but only ", reached - address,
            " bytes past it are mapped: pass a buffer that holds the whole extent its descriptor describes");
     }

@@ -18,9 +18,8 @@ namespace sddmm::cuda {
 //
 // One driver query (cuPointerGetAttributes, through the runtime's driver entry point) for memory
 // from cudaMalloc, pools, pinned and managed memory; one more for each further mapping an extent
-// in virtual memory runs into. Where the driver does not offer the query, the runtime's
-// cudaPointerGetAttributes checks the location alone. What it does not see: an extent that runs
-// into another tensor inside the same allocation (a caching allocator's block).
+// in virtual memory runs into. What it does not see: an extent that runs into another tensor
+// inside the same allocation (a caching allocator's block).
 void require_device_memory(const void* ptr, int64_t bytes, int device, const char* name);
 
 }  // namespace sddmm::cuda
