@@ -33,10 +33,10 @@ PointerGetAttributes driver_query() {
 
 // What the driver says of one address: the allocation (or registered host range) around it, and
 // the piece of physical memory mapped there. The allocation's range is exact for cudaMalloc,
-// stream-ordered pools, pinned and managed memory (H200, driver 580: `.carry/probe/
-// range_attr_probe.cu`, the notes of bench/RESULTS.md); for virtual memory (cuMemAddressReserve
-// and cuMemMap, as caching allocators use) it is the whole reservation, mapped or not, and only
-// the mappings say which parts are memory.
+// stream-ordered pools, pinned and managed memory (probed on the H200, driver 580: bench/
+// RESULTS.md, 2026-11-27); for virtual memory (cuMemAddressReserve and cuMemMap, as caching
+// allocators use) it is the whole reservation, mapped or not, and only the mappings say which
+// parts are memory. tests/cuda/extent_test.cpp holds cudaMalloc, pools and virtual memory to it.
 struct Allocation {
   unsigned int memory_type = 0;  // CUmemorytype; 0: no memory CUDA knows
   int device = -2;
