@@ -1,7 +1,7 @@
-// Pointers from another device (cudaPointerGetAttributes): a handle on device 0 given operands or
-// index arrays that live on device 1 rejects them as INVALID_POINTER, naming the argument and both
-// devices, with outputs untouched and the next valid call working; a handle on device 1 computes
-// while device 0 is current and leaves it current. Needs two devices (ctest:
+// Pointers from another device (the pointer check, cuda/pointer_check.hpp): a handle on device 0
+// given operands or index arrays that live on device 1 rejects them as INVALID_POINTER, naming the
+// argument and both devices, with outputs untouched and the next valid call working; a handle on
+// device 1 computes while device 0 is current and leaves it current. Needs two devices (ctest:
 // sddmm_tests_two_devices, skipped with fewer).
 #ifdef SDDMM_TESTS_HAVE_CUDA
 #include <cuda_runtime.h>
