@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/dense.hpp"
+#include "core/dtype.hpp"
 #include "sddmm.h"
 
 namespace sddmm {
@@ -29,6 +30,28 @@ struct MatrixInfo {
   int32_t device_id = 0;
   uint32_t flags = 0;
 };
+
+// The bytes that the API's checks and a backend's pointer checks agree each array spans. Byte counts
+// cannot overflow: creation refused sizes whose 8-byte-per-entry and offset counts overflow int64.
+//
+// An SDDMM output: one element of out_dtype per stored entry.
+inline int64_t sddmm_output_bytes(const MatrixInfo& info, sddmm_dtype_t out_dtype) { return info.nnz * size_of(out_dtype); }
+
+// The caller's sparse arrays as a create function reads them: row_idx (COO: nnz indices) or
+// row_offsets (CSR: rows + 1), col_idx (nnz), values (nnz, or 0 where the matrix has none).
+struct SparseInputExtents {
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int64_t values = 0;
+};
+inline SparseInputExtents sparse_input_extents(const MatrixInfo& info, const SparseInput& in) {
+  const int64_t index_bytes = size_of(in.index_type);
+  SparseInputExtents e;
+  e.rows = (in.format == SparseInput::Format::kCsr ? info.rows + 1 : info.nnz) * index_bytes;
+  e.cols = info.nnz * index_bytes;
+  e.values = info.has_values ? info.nnz * size_of(info.value_dtype) : 0;
+  return e;
+}
 
 // A backend's preprocessed pattern. Execute methods are const: a plan is immutable once built, which
 // is what makes concurrent execution on one handle safe. Arguments arrive checked for shape, dtype

@@ -20,7 +20,7 @@ namespace {
 template <typename T, typename I>
 class CudaPlan final : public Plan {
  public:
-  CudaPlan(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) : device_(info.device_id) {
+  CudaPlan(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) : info_(info), device_(info.device_id) {
     DeviceGuard guard(device_);
     pattern_ = std::make_unique<DevicePattern<T, I>>(build_device_pattern<T, I>(info, input, stream));
     if (!pattern_->tiles.empty()) prepare_tensor_cores<T, I>(*pattern_);
@@ -38,7 +38,7 @@ class CudaPlan final : public Plan {
     DeviceGuard guard(device_);
     require_device_memory(x1.data, x1.extent_bytes, device_, "x1.data");
     require_device_memory(x2.data, x2.extent_bytes, device_, "x2.data");
-    require_device_memory(out, pattern_->nnz * size_of(out_dtype), device_, "out");
+    require_device_memory(out, sddmm_output_bytes(info_, out_dtype), device_, "out");
     run_sddmm(*pattern_, x1, x2, out, out_dtype, as_stream(stream));
   }
 
@@ -60,6 +60,7 @@ class CudaPlan final : public Plan {
   }
 
  private:
+  MatrixInfo info_;
   int device_;
   std::unique_ptr<DevicePattern<T, I>> pattern_;
 };
@@ -80,14 +81,11 @@ std::unique_ptr<Plan> make_plan_for(const MatrixInfo& info, const SparseInput& i
 std::unique_ptr<Plan> make_cuda_plan(const MatrixInfo& info, const SparseInput& input, void* stream) {
   cuda::require_device(info.device_id);
   cuda::DeviceGuard guard(info.device_id);
+  const SparseInputExtents extents = sparse_input_extents(info, input);
   const bool csr = input.format == SparseInput::Format::kCsr;
-  const int64_t index_bytes = size_of(input.index_type);
-  cuda::require_device_memory(input.rows, (csr ? info.rows + 1 : info.nnz) * index_bytes, info.device_id,
-                              csr ? "row_offsets" : "row_idx");
-  cuda::require_device_memory(input.cols, info.nnz * index_bytes, info.device_id, "col_idx");
-  if (info.has_values) {
-    cuda::require_device_memory(input.values, info.nnz * size_of(info.value_dtype), info.device_id, "values");
-  }
+  cuda::require_device_memory(input.rows, extents.rows, info.device_id, csr ? "row_offsets" : "row_idx");
+  cuda::require_device_memory(input.cols, extents.cols, info.device_id, "col_idx");
+  if (info.has_values) cuda::require_device_memory(input.values, extents.values, info.device_id, "values");
   switch (info.value_dtype) {
     case SDDMM_DTYPE_FLOAT32: return cuda::make_plan_for<float>(info, input, cuda::as_stream(stream));
     case SDDMM_DTYPE_FLOAT64: return cuda::make_plan_for<double>(info, input, cuda::as_stream(stream));
