@@ -54,10 +54,15 @@ Fn driver(const char* symbol) {
 }
 
 // A reservation of three granules of device 0, the first two mapped from two physical allocations
-// of their own (read-write), the third left unmapped.
+// of their own (read-write), the third left unmapped. The functions that undo it are looked up
+// before anything is reserved, so that the destructor calls no REQUIRE (which throws) and a failed
+// step of the constructor undoes the steps before it.
 class TwoMappings {
  public:
-  TwoMappings() {
+  TwoMappings()
+      : unmap_(driver<Unmap>("cuMemUnmap")),
+        release_(driver<Release>("cuMemRelease")),
+        free_(driver<Free>("cuMemAddressFree")) {
     prop_.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop_.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     prop_.location.id = 0;
@@ -66,28 +71,26 @@ class TwoMappings {
     using Create = CUresult (*)(CUmemGenericAllocationHandle*, size_t, const CUmemAllocationProp*, unsigned long long);
     using Map = CUresult (*)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long);
     using SetAccess = CUresult (*)(CUdeviceptr, size_t, const CUmemAccessDesc*, size_t);
-    REQUIRE(driver<Granularity>("cuMemGetAllocationGranularity")(&granule_, &prop_, CU_MEM_ALLOC_GRANULARITY_MINIMUM) ==
-            CUDA_SUCCESS);
-    REQUIRE(driver<Reserve>("cuMemAddressReserve")(&base_, 3 * granule_, 0, 0, 0) == CUDA_SUCCESS);
-    for (int i = 0; i < 2; ++i) {
-      REQUIRE(driver<Create>("cuMemCreate")(&physical_[i], granule_, &prop_, 0) == CUDA_SUCCESS);
-      REQUIRE(driver<Map>("cuMemMap")(base_ + i * granule_, granule_, 0, physical_[i], 0) == CUDA_SUCCESS);
-      ++mapped_;
+    try {
+      REQUIRE(driver<Granularity>("cuMemGetAllocationGranularity")(&granule_, &prop_, CU_MEM_ALLOC_GRANULARITY_MINIMUM) ==
+              CUDA_SUCCESS);
+      REQUIRE(driver<Reserve>("cuMemAddressReserve")(&base_, 3 * granule_, 0, 0, 0) == CUDA_SUCCESS);
+      for (int i = 0; i < 2; ++i) {
+        REQUIRE(driver<Create>("cuMemCreate")(&physical_[i], granule_, &prop_, 0) == CUDA_SUCCESS);
+        ++created_;
+        REQUIRE(driver<Map>("cuMemMap")(base_ + i * granule_, granule_, 0, physical_[i], 0) == CUDA_SUCCESS);
+        ++mapped_;
+      }
+      CUmemAccessDesc access{};
+      access.location = prop_.location;
+      access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      REQUIRE(driver<SetAccess>("cuMemSetAccess")(base_, 2 * granule_, &access, 1) == CUDA_SUCCESS);
+    } catch (...) {
+      undo();
+      throw;
     }
-    CUmemAccessDesc access{};
-    access.location = prop_.location;
-    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    REQUIRE(driver<SetAccess>("cuMemSetAccess")(base_, 2 * granule_, &access, 1) == CUDA_SUCCESS);
   }
-  ~TwoMappings() {  // errors ignored: a destructor
-    (void)cudaDeviceSynchronize();
-    using Unmap = CUresult (*)(CUdeviceptr, size_t);
-    using Release = CUresult (*)(CUmemGenericAllocationHandle);
-    using Free = CUresult (*)(CUdeviceptr, size_t);
-    for (int i = 0; i < mapped_; ++i) (void)driver<Unmap>("cuMemUnmap")(base_ + i * granule_, granule_);
-    for (int i = 0; i < mapped_; ++i) (void)driver<Release>("cuMemRelease")(physical_[i]);
-    if (base_ != 0) (void)driver<Free>("cuMemAddressFree")(base_, 3 * granule_);
-  }
+  ~TwoMappings() { undo(); }
   TwoMappings(const TwoMappings&) = delete;
   TwoMappings& operator=(const TwoMappings&) = delete;
 
@@ -101,10 +104,28 @@ class TwoMappings {
   }
 
  private:
+  using Unmap = CUresult (*)(CUdeviceptr, size_t);
+  using Release = CUresult (*)(CUmemGenericAllocationHandle);
+  using Free = CUresult (*)(CUdeviceptr, size_t);
+
+  // Errors ignored: it runs in the destructor, and on the way out of a failed constructor.
+  void undo() {
+    (void)cudaDeviceSynchronize();
+    for (int i = 0; i < mapped_; ++i) (void)unmap_(base_ + i * granule_, granule_);
+    for (int i = 0; i < created_; ++i) (void)release_(physical_[i]);
+    if (base_ != 0) (void)free_(base_, 3 * granule_);
+    mapped_ = created_ = 0;
+    base_ = 0;
+  }
+
+  Unmap unmap_;
+  Release release_;
+  Free free_;
   CUmemAllocationProp prop_{};
   size_t granule_ = 0;
   CUdeviceptr base_ = 0;
   CUmemGenericAllocationHandle physical_[2] = {};
+  int created_ = 0;
   int mapped_ = 0;
 };
 
