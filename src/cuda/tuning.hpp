@@ -225,6 +225,30 @@ constexpr int64_t kSpmmDeepRowsMinMean = 16;
 // 0.0251 -> 0.0264). Rows that fill more (36000^2 and up, SBM) do not take it.
 constexpr double kSpmmFewRowsMaxWaves = 2.0;
 
+// SpMM, the few-rows form for long rows (SpmmFewRowsConfig<..., true>: whole rounds' indices and
+// values in 16-byte loads, after a masked first round up to an aligned entry), where the few-rows
+// rule takes the call, its lane groups are at most kSpmmFewLongRowsMaxGroup lanes (N <= 32 in
+// float32) and its light rows average at least kSpmmFewLongRowsMinMean entries. ncu (H200,
+// uniform-8000-6.4M, N = 32) had the few-rows kernel at 74 % of its L1 throughput with 23 % of
+// warps active: the 8 lanes of a group load the same index and value, 4 groups a warp, so each of
+// a round's 32 scalar index and value loads cost a wavefront per group, as much as its 16
+// gathers. The masked first round costs a round trip per row, so only long rows gain.
+// SDDMM_SPMM_FEW_LONG_ROWS sets the mean (0: never; 1: wherever few-rows runs, any group).
+// Measured (H200, 2026-11-27, one build, that variable 0 / 1, two rounds, best, ms), N = 32:
+// uniform 8000^2 6.4M (800 a row) 0.0751 -> 0.0703 (0.97 -> 1.03x cuSPARSE), 3.2M (400) 0.0417 ->
+// 0.0419, 2.56M 0.0349 -> 0.0354, 1.92M 0.0283 -> 0.0287, 640k 0.0144 -> 0.0150,
+// uniform-4000-88k (22) 0.0084 -> 0.0093; N = 64 (16-lane groups, 2 rows a warp) lost or tied
+// everywhere: 6.4M 0.1176 -> 0.1175, 3.2M 0.0660 -> 0.0702, 1.28M 0.0322 -> 0.0363. 600 lies
+// between the 400 that tied and the 800 that gained. The same loads in the deep configuration for
+// every call lost up to 26 % where rows are short (uniform-106000-3M, SBM, uniform-4000-88k), both
+// with the 1-3 entries before an aligned one as a round of their own and with a first round of
+// 13-15 entries and the rest in one round, each size a branch: the groups of a warp took different
+// branches one after another (and masked rounds of up to 16 entries took the deep kernel from 48 to
+// 155 registers). Blocks of aligned 64-entry rows gained there (block-diagonal N = 32 0.2171 ->
+// 0.1802 ms); not taken, as no rule separated them from the losses.
+constexpr int kSpmmFewLongRowsMaxGroup = 8;
+constexpr int64_t kSpmmFewLongRowsMinMean = 600;
+
 // SpMM, whole-warp light rows (float32, N > 128): each row's column tiles of 128 columns dealt over
 // 2^shift warps (a warp per row and share of its tiles, up to 8) where a warp per light row fills
 // at most kSpmmSplitTilesMaxWaves waves of the device's resident threads (H200: 25,344 rows) and
@@ -498,6 +522,7 @@ int64_t spmm_entries_per_slice();  // SDDMM_SPMM_ENTRIES_PER_SLICE
 bool spmm_shared_indices();  // SDDMM_SPMM_SHARED_INDICES
 int64_t spmm_deep_rows_min_mean();  // SDDMM_SPMM_DEEP_ROWS
 int spmm_few_rows();  // SDDMM_SPMM_FEW_ROWS: 1 or 0, else -1 (the rule)
+int64_t spmm_few_long_rows_min_mean();  // SDDMM_SPMM_FEW_LONG_ROWS
 int spmm_split_tiles();  // SDDMM_SPMM_SPLIT_TILES: 1 or 0, else -1 (the rule)
 int spmm_slabs();  // SDDMM_SPMM_SLABS: 1 or 0 when set so, else -1 (the rule)
 int spmm_l2_hints();  // SDDMM_SPMM_L2_HINTS: 1 or 0 when set so, else -1 (the rule)

@@ -47,16 +47,23 @@ TEST_SUITE("gpu") {
     // few-rows rule the suite's small cases then run few-rows where they would be unsliced and
     // sliced where they would be sliced; SDDMM_SPMM_FEW_ROWS=1 runs few-rows on every case (long
     // rows, beside heavy rows), 0 the plain deep kernel unsliced and sliced. Deep rows at 0 never:
-    // the sliced and plain paths of 4 entries in flight.
+    // the sliced and plain paths of 4 entries in flight. SDDMM_SPMM_FEW_LONG_ROWS=1 takes the
+    // few-rows form for long rows (16-byte index and value loads after a masked first round)
+    // wherever few-rows runs: rows that start at every alignment, rows shorter than a round, no
+    // values.
     const struct {
       const char* mean;
       const char* few_rows;  // nullptr: the rule
-    } settings[] = {{"1", nullptr}, {"1", "1"}, {"1", "0"}, {"0", nullptr}};
+      const char* few_long;  // nullptr: the rule
+    } settings[] = {{"1", nullptr, nullptr}, {"1", "1", nullptr}, {"1", "1", "1"}, {"1", "0", nullptr},
+                    {"0", nullptr, nullptr}};
     for (const auto& s : settings) {
       INFO("SDDMM_SPMM_DEEP_ROWS=" << s.mean
-                                   << " SDDMM_SPMM_FEW_ROWS=" << (s.few_rows != nullptr ? s.few_rows : "(rule)"));
+                                   << " SDDMM_SPMM_FEW_ROWS=" << (s.few_rows != nullptr ? s.few_rows : "(rule)")
+                                   << " SDDMM_SPMM_FEW_LONG_ROWS=" << (s.few_long != nullptr ? s.few_long : "(rule)"));
       const ScopedEnv deep("SDDMM_SPMM_DEEP_ROWS", s.mean);
       const ScopedEnv few("SDDMM_SPMM_FEW_ROWS", s.few_rows);
+      const ScopedEnv few_long("SDDMM_SPMM_FEW_LONG_ROWS", s.few_long);
       for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
     }
   }

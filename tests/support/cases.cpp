@@ -201,6 +201,8 @@ std::vector<SpmmCase> spmm_cases() {
   cases.push_back(SpmmCase{"duplicates are summed", duplicates(seed), 16});
   cases.push_back(SpmmCase{"duplicates are summed (transpose)", duplicates(seed), 16, true});
   cases.push_back(SpmmCase{"no values", random_coo(70, 90, 600, seed + 1, false), 32});
+  // Rows of 200 entries without values: the deep configurations' whole rounds with every scale 1.
+  cases.push_back(SpmmCase{"no values (long rows)", random_coo(40, 300, 8000, seed + 4, false), 32});
   cases.push_back(SpmmCase{"rectangular", random_coo(1000, 17, 3000, seed + 2), 32});
   cases.push_back(SpmmCase{"rectangular (transpose)", random_coo(1000, 17, 3000, seed + 2), 32, true});
   cases.push_back(SpmmCase{"N = 1 (vector)", random_coo(300, 200, 2000, seed + 3), 1});

@@ -18,6 +18,7 @@ enum class SpmmKernel {
   kVector16,
   kVector16Deep,
   kVector16DeepFewRows,
+  kVector16DeepFewLongRows,
   kVector16WholeWarp,
   kVector16WholeWarpShared,
   kStrided,
@@ -54,11 +55,15 @@ struct DeepFacts {
   int64_t min_mean = 0;          // the plan's spmm_deep_rows_min_mean (0: never)
   int few_rows = -1;             // the plan's spmm_few_rows: 1 wherever deep rows run, 0 never, -1 the rule
   int64_t few_rows_threads = 0;  // threads the few-rows kernel runs at once on this device
+  int64_t few_long_rows_min_mean = 0;  // the plan's spmm_few_long_rows_min_mean (0: never)
 };
 
 // The deep configuration's few-rows form (SpmmFewRowsConfig), for float32 features.
 template <typename P>
 using SpmmDeepFewRowsConfig = SpmmFewRowsConfig<SpmmConfig<P, 16, false, false, true>>;
+// ... and its form for long rows (16-byte index and value loads).
+template <typename P>
+using SpmmDeepFewLongRowsConfig = SpmmFewRowsConfig<SpmmConfig<P, 16, false, false, true>, true>;
 
 template <typename P>
 constexpr bool is_float32_throughout() {
@@ -98,7 +103,9 @@ constexpr bool is_float32_throughout() {
 //    side. Taken where the rows' lane groups fill at most kSpmmFewRowsMaxWaves waves of that
 //    kernel, and, where the rule below would slice the rows, at least kSpmmFewRowsMinWavesSliced
 //    of one (fewer would leave multiprocessors idle that slices keep busy: not measured there, so
-//    such rows stay sliced).
+//    such rows stay sliced). kVector16DeepFewLongRows instead where those rows average at least
+//    few_long_rows_min_mean entries and the groups are at most kSpmmFewLongRowsMaxGroup lanes
+//    (tuning.hpp, with the measurement): whole rounds' indices and values in 16-byte loads.
 //  - group: the fewest lanes covering N in one step, capped at a warp, so narrow N packs several
 //    rows into one warp.
 //  - slices: a whole warp takes each light row (32 / group slices) when one lane group per row
@@ -147,9 +154,14 @@ SpmmChoice choose_spmm_kernel(const DenseView& x, const DenseView& y, int64_t li
   const bool few = deep && deep_facts.few_rows != 0 && deep_facts.few_rows_threads > 0 &&
                    (deep_facts.few_rows == 1 ||
                     (few_waves <= kSpmmFewRowsMaxWaves && (!sliced || few_waves >= kSpmmFewRowsMinWavesSliced)));
+  // The long-rows form: narrow groups on long rows (tuning.hpp); a mean of 1 (the variable set
+  // so) takes it wherever few-rows runs.
+  const bool few_long = few && deep_facts.few_long_rows_min_mean > 0 && mean >= deep_facts.few_long_rows_min_mean &&
+                        (group <= kSpmmFewLongRowsMaxGroup || deep_facts.few_long_rows_min_mean == 1);
   const int slices = sliced && !few ? 32 / group : 1;
   const bool shared = whole_warp && shared_indices && mean >= kSpmmSharedIndicesMinMean;
   const SpmmKernel kernel = !vector      ? SpmmKernel::kStrided
+                            : few_long   ? SpmmKernel::kVector16DeepFewLongRows
                             : few        ? SpmmKernel::kVector16DeepFewRows
                             : deep       ? SpmmKernel::kVector16Deep
                             : shared     ? SpmmKernel::kVector16WholeWarpShared
@@ -276,6 +288,11 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   args.offsets = transpose ? a.col_offsets.get() : a.row_offsets.get();
   args.index = transpose ? a.csc_row.get() : a.entry_col.get();
   args.value = transpose ? a.csc_value.get() : a.entry_value.get();
+  // The few-rows form for long rows loads whole rounds of indices and values in 16-byte pieces
+  // (accumulate_entries_vector): the plan's arrays are carved 256-byte aligned.
+  if (!is_aligned(args.index, 16) || (args.value != nullptr && !is_aligned(args.value, 16))) {
+    fail(SDDMM_STATUS_INTERNAL_ERROR, "SpMM: the plan's index or value array is not 16-byte aligned");
+  }
   args.x = static_cast<const typename P::Feature*>(x.data);
   args.x_row_stride = x.row_stride();
   const int64_t x_pitch = x.row_stride() * int64_t{sizeof(typename P::Feature)};
@@ -304,6 +321,7 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   // rows 4 GB or more apart keep them off.
   deep.min_mean = sizeof(I) == 4 && args.x_row_pitch == 0 ? 0 : a.spmm_deep_rows_min_mean;
   deep.few_rows = a.spmm_few_rows;
+  deep.few_long_rows_min_mean = a.spmm_few_long_rows_min_mean;
   if constexpr (std::is_same_v<typename P::Feature, float>) {
     if (deep.min_mean > 0 && deep.few_rows != 0) {  // an occupancy query, cached per device
       using FewRows = SpmmDeepFewRowsConfig<P>;
@@ -346,6 +364,12 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
     case SpmmKernel::kVector16DeepFewRows:
       if constexpr (std::is_same_v<typename P::Feature, float>) {
         launch<SpmmDeepFewRowsConfig<P>, I>(args, split, stream);
+        return;
+      }
+      break;
+    case SpmmKernel::kVector16DeepFewLongRows:
+      if constexpr (std::is_same_v<typename P::Feature, float>) {
+        launch<SpmmDeepFewLongRowsConfig<P>, I>(args, split, stream);
         return;
       }
       break;

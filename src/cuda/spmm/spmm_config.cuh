@@ -70,6 +70,9 @@ struct SpmmConfig {
   static constexpr bool kPrefetchIndices = false;
   // X's rows loaded evict_last where their class is hot, else evict_first; Y stored evict_first.
   static constexpr bool kL2Hints = kL2HintRows;
+  // Whole rounds' indices and values in 16-byte loads (spmm_kernel.cuh, accumulate_entries_vector;
+  // SpmmFewRowsConfig<..., true> turns it on).
+  static constexpr bool kVectorRounds = false;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesInFlight >= 1 && kEntriesInFlight <= 16, "entries in flight per lane");
   static_assert(!kDeepRows || (!kWholeWarpRows && !kStrided), "deep rows in narrow vector groups");
@@ -91,11 +94,16 @@ struct SpmmConfig {
 // 0.0221, 2.56M 0.0372 -> 0.0359, 3.2M 0.0438 -> 0.0426 (0.98 -> 1.01x cuSPARSE), 6.4M the same
 // (0.0751 / 0.0756); at N = 64 5-8 % (1.28M 0.0356 -> 0.0327, 3.2M 0.0699 -> 0.0667);
 // uniform-4000-88k 0.0087 -> 0.0084; every other cell within 2 %.
-template <typename Base>
+//
+// kLongRows: its form for long rows (spmm.cu, kSpmmFewLongRowsMinMean), whose whole rounds load
+// their indices and values in 16-byte pieces (kVectorRounds).
+template <typename Base, bool kLongRows = false>
 struct SpmmFewRowsConfig : Base {
   static constexpr int kMinBlocks = 2;
   static constexpr bool kFewRows = true;
   static constexpr bool kPrefetchIndices = Base::kDeep;
+  static constexpr bool kVectorRounds = kLongRows;
+  static_assert(!kLongRows || Base::kDeep, "the long-rows form is the deep configuration's");
 };
 
 // One launch: y(o, :) = sum over entries e of o of value[e] * x(index[e], :) for every outer index o

@@ -138,11 +138,109 @@ __device__ __forceinline__ int64_t add_rounds_prefetched(const SpmmArgs<typename
   return e;
 }
 
+// kN consecutive elements from p in 16-byte loads (p 16-byte aligned, kN * sizeof(T) a multiple
+// of 16).
+template <typename T, int kN>
+__device__ __forceinline__ void load_run(const T* p, T (&out)[kN]) {
+  constexpr int kPerLoad = 16 / static_cast<int>(sizeof(T));
+  static_assert(16 % sizeof(T) == 0 && kN % kPerLoad == 0, "whole 16-byte pieces");
+#pragma unroll
+  for (int c = 0; c < kN / kPerLoad; ++c) {
+    const Vector<T, kPerLoad> piece = load_vector<T, kPerLoad>(p + c * kPerLoad);
+#pragma unroll
+    for (int t = 0; t < kPerLoad; ++t) out[c * kPerLoad + t] = piece.v[t];
+  }
+}
+
+// Entries in 16 bytes of the narrower of the index and value arrays: a round that starts at a
+// multiple of it loads its indices and values in 16-byte pieces (the plan's arrays are carved
+// 256-byte aligned, cuda/carved.cuh; run_typed in spmm.cu checks).
+template <typename Config, typename I>
+constexpr int vector_round_alignment() {
+  constexpr size_t value = sizeof(typename Config::Types::Value);
+  return static_cast<int>(16 / (sizeof(I) < value ? sizeof(I) : value));
+}
+
+// The first `count` (< kN) of the kN entries from e in one round, entries past `count` masked:
+// every group of a warp runs the same instructions, whatever its count.
+template <typename Config, int kN, typename I>
+__device__ __forceinline__ void add_first_entries(const SpmmArgs<typename Config::Types, I>& a, int64_t e, int count,
+                                                  int64_t j, AccVector<Config>& acc) {
+  I idx[kN];
+  typename Config::Accumulator scale[kN];
+  HeldVector<typename Config::Feature, Config::kVec> xv[kN];
+#pragma unroll
+  for (int u = 0; u < kN; ++u) {
+    if (u < count) {
+      idx[u] = a.index[e + u];
+      scale[u] = entry_scale<Config, I>(a, e + u);
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < kN; ++u) {
+    if (u < count) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(idx[u]), j);
+  }
+#pragma unroll
+  for (int u = 0; u < kN; ++u) {
+    if (u < count) add_scaled<Config>(acc, scale[u], xv[u]);
+  }
+}
+
+// The sum of the few-rows form for long rows (SpmmConfig::kVectorRounds), in entry order: the
+// entries before the first index that is a multiple of vector_round_alignment in one masked round,
+// then whole rounds of kU whose indices and values come in 16-byte loads, each round's successor's
+// indices loaded before this round's X rows are gathered, then rounds of 4 and single entries as in
+// accumulate_entries. For int32 indices and float32 values a round issues 4 + 4 index and value
+// loads where accumulate_entries issues 16 + 16; every lane of a group loads the same addresses, so
+// those were most of the few-rows kernel's L1 wavefronts (ncu: bench/RESULTS.md).
+template <typename Config, typename I>
+__device__ __forceinline__ AccVector<Config> accumulate_entries_vector(const SpmmArgs<typename Config::Types, I>& a,
+                                                                       int64_t begin, int64_t end, int64_t j) {
+  using Acc = typename Config::Accumulator;
+  constexpr int kU = Config::kEntriesInFlight;
+  constexpr int kAlign = vector_round_alignment<Config, I>();
+  static_assert(Config::kPrefetchIndices && kAlign > 1 && kU % kAlign == 0, "whole rounds keep their alignment");
+  AccVector<Config> acc;
+#pragma unroll
+  for (int t = 0; t < Config::kVec; ++t) acc.v[t] = Acc(0);
+  int64_t e = begin;
+  if (e + kU <= end) {
+    const int head = static_cast<int>((kAlign - (e & (kAlign - 1))) & (kAlign - 1));
+    add_first_entries<Config, kAlign, I>(a, e, head, j, acc);
+    e += head;
+  }
+  if (e + kU <= end) {
+    I next[kU];
+    load_run<I, kU>(a.index + e, next);
+    for (; e + kU <= end; e += kU) {
+      I idx[kU];
+#pragma unroll
+      for (int u = 0; u < kU; ++u) idx[u] = next[u];
+      if (e + 2 * kU <= end) load_run<I, kU>(a.index + e + kU, next);
+      Acc scale[kU];
+      if (a.value != nullptr) {
+        typename Config::Types::Value v[kU];
+        load_run<typename Config::Types::Value, kU>(a.value + e, v);
+#pragma unroll
+        for (int u = 0; u < kU; ++u) scale[u] = Acc(widen(v[u]));
+      } else {
+#pragma unroll
+        for (int u = 0; u < kU; ++u) scale[u] = Acc(1);
+      }
+      gather_and_add<Config, kU, I>(a, idx, scale, 0u, j, acc);
+    }
+  }
+  for (; e + 4 <= end; e += 4) add_entries_in_flight<Config, 4, I>(a, e, j, acc);
+  for (; e < end; ++e) add_entries_in_flight<Config, 1, I>(a, e, j, acc);
+  return acc;
+}
+
 // Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end), in entry order, entries
 // kEntriesInFlight at a time (add_entries_in_flight, or add_rounds_prefetched).
 template <typename Config, typename I>
 __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<typename Config::Types, I>& a,
                                                                 int64_t begin, int64_t end, int64_t j) {
+  if constexpr (Config::kVectorRounds) return accumulate_entries_vector<Config, I>(a, begin, end, j);
   using Acc = typename Config::Accumulator;
   constexpr int kVec = Config::kVec;
   constexpr int kU = Config::kEntriesInFlight;
