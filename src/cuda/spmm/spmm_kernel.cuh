@@ -236,7 +236,8 @@ __device__ __forceinline__ AccVector<Config> accumulate_entries_vector(const Spm
 }
 
 // Sum of value[e] * x(index[e], j .. j + kVec) over e in [begin, end), in entry order, entries
-// kEntriesInFlight at a time (add_entries_in_flight, or add_rounds_prefetched).
+// kEntriesInFlight at a time (add_entries_in_flight, or add_rounds_prefetched; the few-rows form
+// for long rows accumulate_entries_vector).
 template <typename Config, typename I>
 __device__ __forceinline__ AccVector<Config> accumulate_entries(const SpmmArgs<typename Config::Types, I>& a,
                                                                 int64_t begin, int64_t end, int64_t j) {
