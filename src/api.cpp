@@ -206,7 +206,7 @@ sddmm_status_t sddmm_execute(sddmm_matrix_t matrix, const sddmm_dense_t* x1, con
     if (a.info.nnz > 0 && out == nullptr) fail(SDDMM_STATUS_NULL_POINTER, "out is NULL with nnz = ", a.info.nnz);
     if (a.info.nnz > 0) sddmm::require_aligned(out, sddmm::size_of(out_dtype), "out");
     sddmm::require_supported_sddmm(a.info, v1, v2, out_dtype);
-    const int64_t out_bytes = sddmm::sddmm_output_bytes(a.info, out_dtype);
+    const int64_t out_bytes = sddmm::sddmm_output_bytes(a.info.nnz, out_dtype);
     if (sddmm::overlaps(out, out_bytes, v1.data, v1.extent_bytes) || sddmm::overlaps(out, out_bytes, v2.data, v2.extent_bytes)) {
       fail(SDDMM_STATUS_INVALID_ARGUMENT, "out overlaps x1 or x2: outputs must not alias inputs");
     }

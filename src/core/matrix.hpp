@@ -35,7 +35,7 @@ struct MatrixInfo {
 // cannot overflow: creation refused sizes whose 8-byte-per-entry and offset counts overflow int64.
 //
 // An SDDMM output: one element of out_dtype per stored entry.
-inline int64_t sddmm_output_bytes(const MatrixInfo& info, sddmm_dtype_t out_dtype) { return info.nnz * size_of(out_dtype); }
+inline int64_t sddmm_output_bytes(int64_t nnz, sddmm_dtype_t out_dtype) { return nnz * size_of(out_dtype); }
 
 // The caller's sparse arrays as a create function reads them: row_idx (COO: nnz indices) or
 // row_offsets (CSR: rows + 1), col_idx (nnz), values (nnz, or 0 where the matrix has none).

@@ -34,13 +34,19 @@ class DeviceSpan {
 // layout code runs twice: once to measure, once on the allocation it measured.
 class Carver {
  public:
+  // Every piece starts this many bytes into the allocation, a multiple of it (cudaMalloc's base is
+  // 256-byte aligned too): kernels may load any piece's elements in 16-byte vectors from an aligned
+  // index on.
+  static constexpr size_t kPieceAlignment = 256;
+
   Carver() = default;
   Carver(void* base, size_t capacity) : base_(static_cast<unsigned char*>(base)), capacity_(capacity) {}
 
   template <typename T>
   T* take(int64_t count) {
     const size_t at = used_;
-    used_ += (static_cast<size_t>(count > 0 ? count : 0) * sizeof(T) + 255) / 256 * 256;
+    used_ += (static_cast<size_t>(count > 0 ? count : 0) * sizeof(T) + kPieceAlignment - 1) / kPieceAlignment *
+             kPieceAlignment;
     if (base_ == nullptr) return nullptr;
     if (used_ > capacity_) fail(SDDMM_STATUS_INTERNAL_ERROR, "carved allocation too small for its layout");
     return reinterpret_cast<T*>(base_ + at);

@@ -20,7 +20,7 @@ namespace {
 template <typename T, typename I>
 class CudaPlan final : public Plan {
  public:
-  CudaPlan(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) : info_(info), device_(info.device_id) {
+  CudaPlan(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) : device_(info.device_id) {
     DeviceGuard guard(device_);
     pattern_ = std::make_unique<DevicePattern<T, I>>(build_device_pattern<T, I>(info, input, stream));
     if (!pattern_->tiles.empty()) prepare_tensor_cores<T, I>(*pattern_);
@@ -38,7 +38,7 @@ class CudaPlan final : public Plan {
     DeviceGuard guard(device_);
     require_device_memory(x1.data, x1.extent_bytes, device_, "x1.data");
     require_device_memory(x2.data, x2.extent_bytes, device_, "x2.data");
-    require_device_memory(out, sddmm_output_bytes(info_, out_dtype), device_, "out");
+    require_device_memory(out, sddmm_output_bytes(pattern_->nnz, out_dtype), device_, "out");
     run_sddmm(*pattern_, x1, x2, out, out_dtype, as_stream(stream));
   }
 
@@ -60,7 +60,6 @@ class CudaPlan final : public Plan {
   }
 
  private:
-  MatrixInfo info_;
   int device_;
   std::unique_ptr<DevicePattern<T, I>> pattern_;
 };

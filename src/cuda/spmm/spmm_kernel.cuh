@@ -154,7 +154,7 @@ __device__ __forceinline__ void load_run(const T* p, T (&out)[kN]) {
 
 // Entries in 16 bytes of the narrower of the index and value arrays: a round that starts at a
 // multiple of it loads its indices and values in 16-byte pieces (the plan's arrays are carved
-// 256-byte aligned, cuda/carved.cuh; run_typed in spmm.cu checks).
+// 256-byte aligned, cuda/carved.cuh, Carver::kPieceAlignment).
 template <typename Config, typename I>
 constexpr int vector_round_alignment() {
   constexpr size_t value = sizeof(typename Config::Types::Value);
