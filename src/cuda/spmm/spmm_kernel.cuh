@@ -62,14 +62,15 @@ __device__ __forceinline__ unsigned hot_bits(const SpmmArgs<typename Config::Typ
   return bits;
 }
 
-// acc += scale[u] * x(index[u], j .. j + kVec) for u < kN, in that order: the kN X rows are all
-// gathered before the arithmetic, so that kN gathers are outstanding per lane instead of one. Every
-// path below ends its round here, whatever loaded the round's indices and scales. kL2Hints
+// acc += scale[u] * x(index[u], j .. j + kVec) for u < count (kN unless a round is masked), in
+// that order: the X rows are all gathered before the arithmetic, so that up to kN gathers are
+// outstanding per lane instead of one. Every path below ends its round here, whatever loaded the
+// round's indices and scales; entries from `count` on are neither read nor added. kL2Hints
 // configurations load row u evict_last where bit u of `hot` is set, else evict_first.
 template <typename Config, int kN, typename I, typename Index>
 __device__ __forceinline__ void gather_and_add(const SpmmArgs<typename Config::Types, I>& a, const Index (&index)[kN],
                                                const typename Config::Accumulator (&scale)[kN], unsigned hot, int64_t j,
-                                               AccVector<Config>& acc) {
+                                               AccVector<Config>& acc, int count = kN) {
   using F = typename Config::Feature;
   HeldVector<F, Config::kVec> xv[kN];
   if constexpr (Config::kL2Hints) {
@@ -77,14 +78,18 @@ __device__ __forceinline__ void gather_and_add(const SpmmArgs<typename Config::T
 #pragma unroll
     for (int u = 0; u < kN; ++u) {
       const F* row = a.x + static_cast<int64_t>(index[u]) * a.x_row_stride + j;
-      xv[u] = load_held_hinted<F, Config::kVec>(row, (hot >> u) & 1u ? policy.keep : policy.pass);
+      if (u < count) xv[u] = load_held_hinted<F, Config::kVec>(row, (hot >> u) & 1u ? policy.keep : policy.pass);
     }
   } else {
 #pragma unroll
-    for (int u = 0; u < kN; ++u) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(index[u]), j);
+    for (int u = 0; u < kN; ++u) {
+      if (u < count) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(index[u]), j);
+    }
   }
 #pragma unroll
-  for (int u = 0; u < kN; ++u) add_scaled<Config>(acc, scale[u], xv[u]);
+  for (int u = 0; u < kN; ++u) {
+    if (u < count) add_scaled<Config>(acc, scale[u], xv[u]);
+  }
 }
 
 // Entry e's scale: A's value, or 1 where the plan stores no values.
@@ -168,7 +173,6 @@ __device__ __forceinline__ void add_first_entries(const SpmmArgs<typename Config
                                                   int64_t j, AccVector<Config>& acc) {
   I idx[kN];
   typename Config::Accumulator scale[kN];
-  HeldVector<typename Config::Feature, Config::kVec> xv[kN];
 #pragma unroll
   for (int u = 0; u < kN; ++u) {
     if (u < count) {
@@ -176,14 +180,7 @@ __device__ __forceinline__ void add_first_entries(const SpmmArgs<typename Config
       scale[u] = entry_scale<Config, I>(a, e + u);
     }
   }
-#pragma unroll
-  for (int u = 0; u < kN; ++u) {
-    if (u < count) xv[u] = load_x<Config, I>(a, static_cast<int64_t>(idx[u]), j);
-  }
-#pragma unroll
-  for (int u = 0; u < kN; ++u) {
-    if (u < count) add_scaled<Config>(acc, scale[u], xv[u]);
-  }
+  gather_and_add<Config, kN, I>(a, idx, scale, 0u, j, acc, count);
 }
 
 // The sum of the few-rows form for long rows (SpmmConfig::kVectorRounds), in entry order: the
