@@ -53,6 +53,7 @@ struct DevicePattern {
   int64_t spmm_deep_rows_min_mean = 0;  // SpMM: narrow lane groups take the deep-rows kernel from this mean (0: never)
   int spmm_few_rows = -1;            // SDDMM_SPMM_FEW_ROWS: 1 deep rows unsliced with registers unbounded wherever deep, 0 never, -1 by rule
   int64_t spmm_few_long_rows_min_mean = 0;  // SpMM: the few-rows form for long rows from this mean (0: never)
+  int spmm_tiles_outer = -1;         // SDDMM_SPMM_TILES_OUTER: 1 whole-warp rows' column tiles share-major wherever N allows, 0 never, -1 by rule
   int spmm_split_tiles = -1;         // SDDMM_SPMM_SPLIT_TILES: 1 whole-warp rows' column tiles over several warps wherever N allows, 0 never, -1 by rule
   bool rows_ascending = false;       // every row's columns ascend (CSC's rows always do): the SpMM slab kernel's need
   int spmm_slabs = -1;               // SDDMM_SPMM_SLABS: 1 slabs wherever they run, 0 never, -1 by rule

@@ -58,6 +58,7 @@ int spmm_few_rows() { return env_switch("SDDMM_SPMM_FEW_ROWS"); }
 int64_t spmm_few_long_rows_min_mean() { return env_count("SDDMM_SPMM_FEW_LONG_ROWS", kSpmmFewLongRowsMinMean); }
 
 int spmm_split_tiles() { return env_switch("SDDMM_SPMM_SPLIT_TILES"); }
+int spmm_tiles_outer() { return env_switch("SDDMM_SPMM_TILES_OUTER"); }
 
 bool spmm_shared_indices() { return env_flag("SDDMM_SPMM_SHARED_INDICES", kSpmmSharedIndices); }
 

@@ -278,6 +278,28 @@ constexpr int64_t kSpmmSplitTilesMaxMean = 16;
 // 8.145 -> 8.110, SBM 1.290 -> 1.319), so 2 tiles keep the first rule alone; 3 tiles (N = 384) were
 // not measured and are not taken.
 constexpr int64_t kSpmmSplitTilesWideMinMean = 32;
+// ... and share-major (spmm/split_tiles_rule.hpp, light_tiles_outer; SpmmArgs::light_tiles_outer):
+// the tiles dealt over as many warps as the split above deals them at most (N = 256: 2, 512: 4),
+// but every light row's first share before any row's second, so that the warps in flight read one
+// share of X instead of all of it. ncu (H200, 2026-11-28, uniform-106000-3M at N = 256, X 108
+// MB): our whole-warp kernel read 1.98 GB from DRAM at 29 % L2 hits where cuSPARSE's ALG2, as
+// fast there, read 1.27 GB at 51 %; on an H100 (50 MB of L2, 3.0 TB/s) the cell was 0.89x
+// cuSPARSE. Taken where X and Y together exceed the L2, one share of X is at most
+// kSpmmTilesOuterMaxShareOfL2 of the L2 and the light rows average at least
+// kSpmmTilesOuterMinMean entries. Measured (H200, 2026-11-28, SDDMM_SPMM_TILES_OUTER 0 against 1
+// in one build, two rounds, best, ms; share of X over the L2 in brackets): N = 256
+// uniform-106000-3M (0.86) 0.5684 -> 0.4599 (1.03 -> 1.27x cuSPARSE), uniform-37000-368k (0.30,
+// 10 a row; X + Y 76 MB) 0.0615 -> 0.0562, uniform-36000-4M (0.29) 0.4714 -> 0.4626, 300000 x
+// 103000 (0.84) 8.168 -> 8.043; N = 512 106000-3M 1.298 -> 0.943 (0.89 -> 1.22x), 37000-368k
+// 0.1579 -> 0.1076 (0.95 -> 1.39x), 300000 x 103000 17.58 -> 16.17, 36000-4M 0.941 -> 0.932.
+// Where one share exceeds the L2 it lost or gained by the matrix: SBM (1.6) N = 256 1.297 ->
+// 1.361 but N = 512 3.095 -> 2.807; block-diagonal (2.1) N = 256 1.380 -> 1.768, N = 512 3.965 ->
+// 3.507; banded (8.1) +19 / +25 %, uniform 916000^2 (7.5) +5 / +8 %, R-MAT +6 %, uniform 685000^2
+// within 0.2 %; and with X and Y in the L2, uniform-8000-1.28M +3 / +2 %. The bound lies between
+// the largest share that gained (0.86) and the smallest that lost (1.6); 1.25 takes the H100's
+// uniform-106000-3M (54.3 MB against its 52.4). The mean: the shortest rows measured (10 a row).
+constexpr double kSpmmTilesOuterMaxShareOfL2 = 1.25;
+constexpr int64_t kSpmmTilesOuterMinMean = 8;
 constexpr double kSpmmFewRowsMinWavesSliced = 0.9;
 
 // SpMM, float32 features in whole-warp groups (N > 64): where the light rows average at least
@@ -524,6 +546,7 @@ int64_t spmm_deep_rows_min_mean();  // SDDMM_SPMM_DEEP_ROWS
 int spmm_few_rows();  // SDDMM_SPMM_FEW_ROWS: 1 or 0, else -1 (the rule)
 int64_t spmm_few_long_rows_min_mean();  // SDDMM_SPMM_FEW_LONG_ROWS
 int spmm_split_tiles();  // SDDMM_SPMM_SPLIT_TILES: 1 or 0, else -1 (the rule)
+int spmm_tiles_outer();  // SDDMM_SPMM_TILES_OUTER: 1 or 0, else -1 (the rule)
 int spmm_slabs();  // SDDMM_SPMM_SLABS: 1 or 0 when set so, else -1 (the rule)
 int spmm_l2_hints();  // SDDMM_SPMM_L2_HINTS: 1 or 0 when set so, else -1 (the rule)
 SlabMinReuse spmm_slab_min_reuse();  // SDDMM_SPMM_SLAB_REUSE sets all three

@@ -186,9 +186,17 @@ TEST_SUITE("gpu") {
       heavy.seed = seed++;
       wide.push_back(heavy);
     }
-    for (const char* mode : {"1", "0"}) {
-      INFO("SDDMM_SPMM_SPLIT_TILES=" << mode);
-      const ScopedEnv split("SDDMM_SPMM_SPLIT_TILES", mode);
+    // SDDMM_SPMM_TILES_OUTER=1 deals them wherever N allows too, every row's first share before
+    // any row's second.
+    const struct {
+      const char* split;  // nullptr: the rule
+      const char* outer;  // nullptr: the rule
+    } settings[] = {{"1", nullptr}, {"0", nullptr}, {nullptr, "1"}};
+    for (const auto& s : settings) {
+      INFO("SDDMM_SPMM_SPLIT_TILES=" << (s.split != nullptr ? s.split : "(rule)")
+                                     << " SDDMM_SPMM_TILES_OUTER=" << (s.outer != nullptr ? s.outer : "(rule)"));
+      const ScopedEnv split("SDDMM_SPMM_SPLIT_TILES", s.split);
+      const ScopedEnv outer("SDDMM_SPMM_TILES_OUTER", s.outer);
       for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
       for (const auto& c : wide) check_spmm(SDDMM_BACKEND_CUDA, c);
       const ScopedEnv hints("SDDMM_SPMM_L2_HINTS", "1");

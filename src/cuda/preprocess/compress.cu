@@ -411,6 +411,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.spmm_few_rows = spmm_few_rows();
   p.spmm_few_long_rows_min_mean = spmm_few_long_rows_min_mean();
   p.spmm_split_tiles = spmm_split_tiles();
+  p.spmm_tiles_outer = spmm_tiles_outer();
   p.spmm_slabs = spmm_slabs();
   p.spmm_slab_min_reuse = spmm_slab_min_reuse();
   p.resident_blocks = resident_blocks(info.device_id);

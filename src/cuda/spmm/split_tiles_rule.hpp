@@ -19,4 +19,18 @@ namespace sddmm::cuda {
 int light_tile_shift(int64_t tiles, int64_t light_entries, int64_t light_rows, int64_t resident_threads,
                      bool x_exceeds_l2, int mode);
 
+// The shift that deals `tiles` column tiles over the most warps: log2 of the largest power of two
+// up to min(tiles, 8).
+int full_tile_shift(int64_t tiles);
+
+// Whether the whole-warp light rows take their column tiles share-major (SpmmArgs::
+// light_tiles_outer): dealt over 2^full_tile_shift warps, every row's first share of X's columns
+// before any row's second, so that the warps in flight read one share of X instead of all of it.
+// By the rule where X and Y together (x_bytes + y_bytes) exceed the L2, one share of X
+// (x_bytes / 2^shift) is at most kSpmmTilesOuterMaxShareOfL2 of the L2 and the light rows average
+// at least kSpmmTilesOuterMinMean entries; wherever N allows (2 tiles or more) where `mode` is 1,
+// never where 0.
+bool light_tiles_outer(int64_t tiles, int64_t light_entries, int64_t light_rows, int64_t x_bytes, int64_t y_bytes,
+                       int64_t l2_bytes, int mode);
+
 }  // namespace sddmm::cuda

@@ -138,6 +138,7 @@ struct SpmmArgs {
   const uint8_t* x_class = nullptr;  // (nnz) the class of each entry's X row (kL2Hints configurations only)
   int hot_class = 0;                 // ... from which class a row is loaded evict_last
   int light_tile_shift = 0;          // whole-warp light rows: log2 of the warps their column tiles are dealt to
+  int light_tiles_outer = 0;         // ... 1: items taken share-major (every row's first share, then the next)
 };
 
 // The slab kernel (spmm_slab_kernel.cuh): float32 throughout, X and Y row-major with 16-byte

@@ -407,8 +407,8 @@ __device__ __forceinline__ void light_row_tiles(const SpmmArgs<typename Config::
 // matrices that use one slice (banded, block-diagonal, SBM; H200, bench/RESULTS.md). The few-rows
 // configuration's blocks take a.light_per_block rows each (launch() in spmm.cu spreads them evenly
 // over the blocks that run at once), their other groups none. kSplitTiles (whole-warp
-// configurations): a warp per row and share of its column tiles (SpmmArgs::light_tile_shift), an
-// instantiation of its own too: the same loop compiled into the plain kernel took its registers
+// configurations): a warp per row and share of its column tiles (SpmmArgs::light_tile_shift), taken
+// row by row or share by share (SpmmArgs::light_tiles_outer), an instantiation of its own too: the same loop compiled into the plain kernel took its registers
 // from 48 to 40 and it ran 13 % slower unsplit (H200, uniform-8000-1.28M N = 256).
 template <typename Config, typename I, bool kSliced, bool kSplitTiles>
 __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types, I>& a, int64_t block,
@@ -425,13 +425,20 @@ __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types
     }
   } else if constexpr (kSplitTiles) {
     // A warp per (row, 2^light_tile_shift-th of its column tiles): warp item takes row item >> shift,
-    // its tiles t with t mod 2^shift = item mod 2^shift.
+    // its tiles t with t mod 2^shift = item mod 2^shift; share-major (light_tiles_outer), row
+    // item mod rows and share item / rows, so that the warps in flight at any time read one share
+    // of X's columns.
     const int shift = a.light_tile_shift;
     const int step = 1 << shift;
     const int64_t items = a.light_count << shift;
     const int64_t stride = blocks * Config::kThreadsPerBlock / 32;
     for (int64_t item = (block * Config::kThreadsPerBlock + threadIdx.x) / 32; item < items; item += stride) {
-      light_row_tiles<Config, I>(a, item >> shift, static_cast<int>(item) & (step - 1), step, shares);
+      if (a.light_tiles_outer) {
+        const int64_t share = item / a.light_count;
+        light_row_tiles<Config, I>(a, item - share * a.light_count, static_cast<int>(share), step, shares);
+      } else {
+        light_row_tiles<Config, I>(a, item >> shift, static_cast<int>(item) & (step - 1), step, shares);
+      }
     }
   } else if constexpr (!kSliced) {
     const int group_lane = threadIdx.x & (a.group - 1);
