@@ -343,9 +343,9 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
     args.x_class = a.entry_x_class.get();
     args.hot_class = hot_class;
   }
-  // Whole-warp light rows with N > 128: their column tiles share-major where one share of X fits
-  // the L2 and X does not (light_tiles_outer), else dealt over warps by the split rule or not at
-  // all (light_tile_shift; spmm/split_tiles_rule.hpp, tuning.hpp has the measurements).
+  // Whole-warp light rows with N > 128: their column tiles share-major where X and Y exceed the L2
+  // and one share of X about fits it (light_tiles_outer), else dealt over warps by the split rule
+  // or not at all (light_tile_shift; spmm/split_tiles_rule.hpp, tuning.hpp has the measurements).
   if (choice.kernel == SpmmKernel::kVector16WholeWarp || choice.kernel == SpmmKernel::kVector16WholeWarpShared) {
     constexpr int64_t kTileColumns = 32 * SpmmConfig<P, 16>::kVec;  // a whole warp's vectors
     const int64_t tiles = (y.cols + kTileColumns - 1) / kTileColumns;

@@ -408,8 +408,9 @@ __device__ __forceinline__ void light_row_tiles(const SpmmArgs<typename Config::
 // configuration's blocks take a.light_per_block rows each (launch() in spmm.cu spreads them evenly
 // over the blocks that run at once), their other groups none. kSplitTiles (whole-warp
 // configurations): a warp per row and share of its column tiles (SpmmArgs::light_tile_shift), taken
-// row by row or share by share (SpmmArgs::light_tiles_outer), an instantiation of its own too: the same loop compiled into the plain kernel took its registers
-// from 48 to 40 and it ran 13 % slower unsplit (H200, uniform-8000-1.28M N = 256).
+// row by row or share by share (SpmmArgs::light_tiles_outer), an instantiation of its own too: the
+// same loop compiled into the plain kernel took its registers from 48 to 40 and it ran 13 % slower
+// unsplit (H200, uniform-8000-1.28M N = 256).
 template <typename Config, typename I, bool kSliced, bool kSplitTiles>
 __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types, I>& a, int64_t block,
                                            int64_t blocks) {
