@@ -103,6 +103,22 @@ TEST_CASE("tiles outer: SDDMM_SPMM_TILES_OUTER forces it on wherever N allows, o
   CHECK_FALSE(outer_for(256, 106000, 106000, 28, kH200L2, 0));
 }
 
+TEST_CASE("tiles outer: light_tile_split takes share-major first, else the split rule's shift") {
+  const auto split_for = [](int64_t n, int64_t rows, int64_t cols, int64_t mean) {
+    return light_tile_split((n + 127) / 128, rows * mean, rows, kResidentThreads, cols * n * 4, rows * n * 4, kH200L2,
+                            kRule, kRule);
+  };
+  const LightTileSplit wide = split_for(512, 300000, 103000, 230);  // both rules take it
+  CHECK(wide.outer);
+  CHECK(wide.shift == 2);
+  const LightTileSplit graph = split_for(256, 19000, 19000, 4);  // pubmed-like: the split rule alone
+  CHECK_FALSE(graph.outer);
+  CHECK(graph.shift == 1);
+  const LightTileSplit banded = split_for(256, 1000000, 1000000, 11);  // neither
+  CHECK_FALSE(banded.outer);
+  CHECK(banded.shift == 0);
+}
+
 TEST_CASE("split tiles: SDDMM_SPMM_SPLIT_TILES forces it on wherever N allows, or off") {
   CHECK(shift_for(256, 1000000, 11, true, 1) == 1);
   CHECK(shift_for(512, 8000, 800, false, 1) == 2);

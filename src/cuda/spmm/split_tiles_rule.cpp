@@ -30,4 +30,12 @@ bool light_tiles_outer(int64_t tiles, int64_t light_entries, int64_t light_rows,
          light_rows > 0 && light_entries >= kSpmmTilesOuterMinMean * light_rows;
 }
 
+LightTileSplit light_tile_split(int64_t tiles, int64_t light_entries, int64_t light_rows, int64_t resident_threads,
+                                int64_t x_bytes, int64_t y_bytes, int64_t l2_bytes, int split_mode, int outer_mode) {
+  if (light_tiles_outer(tiles, light_entries, light_rows, x_bytes, y_bytes, l2_bytes, outer_mode)) {
+    return {full_tile_shift(tiles), true};
+  }
+  return {light_tile_shift(tiles, light_entries, light_rows, resident_threads, x_bytes > l2_bytes, split_mode), false};
+}
+
 }  // namespace sddmm::cuda

@@ -33,4 +33,14 @@ int full_tile_shift(int64_t tiles);
 bool light_tiles_outer(int64_t tiles, int64_t light_entries, int64_t light_rows, int64_t x_bytes, int64_t y_bytes,
                        int64_t l2_bytes, int mode);
 
+// What a whole-warp call does with its light rows' column tiles (SpmmArgs::light_tile_shift and
+// light_tiles_outer): share-major at the full shift where light_tiles_outer takes it (outer_mode),
+// else the shift of light_tile_shift (split_mode), row-major.
+struct LightTileSplit {
+  int shift = 0;
+  bool outer = false;
+};
+LightTileSplit light_tile_split(int64_t tiles, int64_t light_entries, int64_t light_rows, int64_t resident_threads,
+                                int64_t x_bytes, int64_t y_bytes, int64_t l2_bytes, int split_mode, int outer_mode);
+
 }  // namespace sddmm::cuda

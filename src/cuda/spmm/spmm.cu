@@ -348,17 +348,12 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x,
   // or not at all (light_tile_shift; spmm/split_tiles_rule.hpp, tuning.hpp has the measurements).
   if (choice.kernel == SpmmKernel::kVector16WholeWarp || choice.kernel == SpmmKernel::kVector16WholeWarpShared) {
     constexpr int64_t kTileColumns = 32 * SpmmConfig<P, 16>::kVec;  // a whole warp's vectors
-    const int64_t tiles = (y.cols + kTileColumns - 1) / kTileColumns;
-    const int64_t x_bytes = x.rows * y.cols * int64_t{sizeof(float)};
-    if (light_tiles_outer(tiles, split.light_entries, split.light().size(), x_bytes,
-                          y.rows * y.cols * int64_t{sizeof(float)}, a.l2_bytes, a.spmm_tiles_outer)) {
-      args.light_tile_shift = full_tile_shift(tiles);
-      args.light_tiles_outer = 1;
-    } else {
-      args.light_tile_shift = light_tile_shift(tiles, split.light_entries, split.light().size(),
-                                               int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock,
-                                               x_bytes > a.l2_bytes, a.spmm_split_tiles);
-    }
+    const LightTileSplit tiles = light_tile_split(
+        (y.cols + kTileColumns - 1) / kTileColumns, split.light_entries, split.light().size(),
+        int64_t{a.resident_blocks} * SpmmConfig<P, 16>::kThreadsPerBlock, x.rows * y.cols * int64_t{sizeof(float)},
+        y.rows * y.cols * int64_t{sizeof(float)}, a.l2_bytes, a.spmm_split_tiles, a.spmm_tiles_outer);
+    args.light_tile_shift = tiles.shift;
+    args.light_tiles_outer = tiles.outer ? 1 : 0;
   }
   switch (choice.kernel) {
     case SpmmKernel::kVector16:
