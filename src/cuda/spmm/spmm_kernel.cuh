@@ -434,12 +434,13 @@ __device__ __forceinline__ void light_rows(const SpmmArgs<typename Config::Types
     const int64_t items = a.light_count << shift;
     const int64_t stride = blocks * Config::kThreadsPerBlock / 32;
     for (int64_t item = (block * Config::kThreadsPerBlock + threadIdx.x) / 32; item < items; item += stride) {
+      int64_t row = item >> shift;
+      int share = static_cast<int>(item) & (step - 1);
       if (a.light_tiles_outer) {
-        const int64_t share = item / a.light_count;
-        light_row_tiles<Config, I>(a, item - share * a.light_count, static_cast<int>(share), step, shares);
-      } else {
-        light_row_tiles<Config, I>(a, item >> shift, static_cast<int>(item) & (step - 1), step, shares);
+        share = static_cast<int>(item / a.light_count);
+        row = item - share * a.light_count;
       }
+      light_row_tiles<Config, I>(a, row, share, step, shares);
     }
   } else if constexpr (!kSliced) {
     const int group_lane = threadIdx.x & (a.group - 1);
