@@ -77,6 +77,8 @@ int sddmm_row_shares() { return env_switch("SDDMM_SDDMM_ROW_SHARES"); }
 
 int sddmm_sm_blocks() { return env_switch("SDDMM_SDDMM_SM_BLOCKS"); }
 
+int sddmm_k_halves() { return env_switch("SDDMM_SDDMM_K_HALVES"); }
+
 int spmm_slabs() { return env_switch("SDDMM_SPMM_SLABS"); }
 
 int spmm_l2_hints() { return env_switch("SDDMM_SPMM_L2_HINTS"); }

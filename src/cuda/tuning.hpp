@@ -127,6 +127,25 @@ constexpr int64_t kSddmmRowSharesMinMeanRow = 100;
 // K geomean 1.007. The rule keeps them at 256. SDDMM_SDDMM_SM_BLOCKS=1 / 0 forces them on / off.
 constexpr bool kSddmmSmBlocksPastL2 = true;
 
+// SDDMM, float32 output, the entry kernel's vector path: the call as two launches over halves of
+// K (sddmm/k_halves_rule.hpp; SddmmArgs::k_part), the first storing each entry's sum over K's first
+// half, the second adding its sum over the other half and scaling by A's value, where K is at
+// least kSddmmKHalvesMinK, X2 exceeds the L2 and half of it is at most kSddmmKHalvesMaxShareOfL2
+// of the L2: the warps in flight gather from half of X2 instead of all of it. The lead: SDDMM at
+// K = 256 on uniform-106000-3M gathered the same 3.07 GB from an X2 of 108 MB as SpMM at N = 256
+// from its X, in the same time, before SpMM took its column tiles share-major
+// (kSpmmTilesOuterMaxShareOfL2). Measured (H200, 2026-11-28, one build, SDDMM_SDDMM_K_HALVES 0
+// against 1, two rounds, best, ms; half of X2 over the L2 in brackets): K = 256 uniform-106000-3M
+// (0.86) 0.5936 -> 0.5074 (1.04 -> 1.21x cuSPARSE), 300000 x 103000 (0.84) 9.878 -> 9.644; K =
+// 512 uniform-36000-4M (0.59) 1.181 -> 1.013 (0.81 -> 0.94x), 106000-3M (1.7) 1.272 -> 1.194. Where
+// X2 fits the L2 it lost: uniform-36000-4M K = 256 +4.8 %, 685000^2 (half 5.6 L2) +2 %,
+// 8000-1.28M within 1 %. And at K = 128 it lost everywhere, halves of 64 columns: SBM (X2 102
+// MB, half 0.81) 0.652 -> 0.825 (its whole-multiprocessor blocks, past the L2 at 128, not taken
+// by halves that fit it), uniform-36000-4M +18 %, 300000 x 103000 +13 %, 106000-3M +6 %. Hence K
+// >= 256; the bound on the half as SpMM's: 1.25 takes the H100's 106000-3M (54 MB against 52).
+constexpr int64_t kSddmmKHalvesMinK = 256;
+constexpr double kSddmmKHalvesMaxShareOfL2 = 1.25;
+
 // SDDMM, CUDA cores: plans carry the panel order (cuda/panels.cuh) where X2 fits the L2 at 512-byte
 // rows and entries spread at random over the pattern's size would share each X2 column read of a
 // 64-row panel at least this many times on average (uniform_panel_column_reuse: 1.36 for uniform
@@ -557,6 +576,7 @@ bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL
 bool sddmm_line_interleave();  // SDDMM_SDDMM_LINE_INTERLEAVE
 int sddmm_row_shares();    // SDDMM_SDDMM_ROW_SHARES: 1 or 0 when set so, else -1 (the rule)
 int sddmm_sm_blocks();     // SDDMM_SDDMM_SM_BLOCKS: 1 or 0 when set so, else -1 (the rule)
+int sddmm_k_halves();      // SDDMM_SDDMM_K_HALVES: 1 or 0 when set so, else -1 (the rule)
 int sddmm_panels();        // SDDMM_SDDMM_PANELS: 1 or 0 when set so, else -1 (the rule)
 double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE
 int64_t sddmm_panel_block_entries(bool half_features);  // SDDMM_SDDMM_PANEL_BLOCK_ENTRIES
