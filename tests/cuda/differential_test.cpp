@@ -98,6 +98,21 @@ TEST_SUITE("gpu") {
     check_sddmm_suite_and_graphs();
   }
 
+  TEST_CASE("gpu: SDDMM by two launches over halves of K wherever a call allows (suite cases and real graphs)") {
+    // By default only calls whose X2 exceeds the L2 and half of it about fits take the halves
+    // (sddmm.cu), which no case here does; this override takes them on every float32-output call
+    // of the entry kernel's vector path whose K is a multiple of two vectors: caller orders, no
+    // values, 16-bit features, K from 8. Then with whole rows per warp and whole-multiprocessor
+    // blocks too, on many blocks with little or no work, as the halves past the L2 may take them.
+    const ScopedEnv k_halves("SDDMM_SDDMM_K_HALVES", "1");
+    check_sddmm_suite_and_graphs();
+    const ScopedEnv row_shares("SDDMM_SDDMM_ROW_SHARES", "1");
+    const ScopedEnv sm_blocks("SDDMM_SDDMM_SM_BLOCKS", "1");
+    const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
+    const ScopedEnv wave_products("SDDMM_SDDMM_WAVE_PRODUCTS", "0");
+    check_sddmm_suite_and_graphs();
+  }
+
   TEST_CASE("gpu: the SDDMM line kernel with contiguous shares per warp (suite cases and real graphs)") {
     // By default the line kernel's warps take its iterations in turn at K <= 32, on a grid of one wave
     // (sddmm.cu); this override gives them one contiguous share each, on up to 64 waves without a

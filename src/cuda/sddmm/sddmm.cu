@@ -4,6 +4,7 @@
 
 #include "cuda/line_address.cuh"
 #include "cuda/occupancy.cuh"
+#include "cuda/sddmm/k_halves_rule.hpp"
 #include "cuda/sddmm/sddmm_hopper.cuh"
 #include "cuda/sddmm/sddmm_kernel.cuh"
 #include "cuda/sddmm/sddmm_line_kernel.cuh"
@@ -24,6 +25,7 @@ struct SddmmChoice {
   bool row_shares;  // each warp of `kernel` takes whole rows (SddmmArgs::row_offsets), not an equal share
   bool interleaved;  // the warps of `kernel` take its iterations in turn (SddmmArgs::interleaved)
   bool sm_blocks;    // kVector16 in blocks of a whole multiprocessor (SddmmSmBlockConfig), float32 only
+  bool k_halves;     // kVector16 as two launches over halves of K (run_k_halves), float32 output only
 };
 
 // The one place that picks the SDDMM kernels for a call.
@@ -73,6 +75,12 @@ struct SddmmChoice {
 //    (SddmmSmBlockConfig) where X2's columns exceed the L2 and the warps take equal shares: the
 //    multiprocessor's warps then work on one part of the matrix, and clustered graphs' gathers hit
 //    L1 (tuning.hpp, kSddmmSmBlocksPastL2, has the measurement; where X2 fits the L2 they lost).
+//  - k_halves: kVector16 with float32 output (partial sums are stored unrounded), no tensor-core
+//    split and K a multiple of two vectors, as two launches over halves of K where K >= 256, X2
+//    exceeds the L2 and half of it about fits it (sddmm/k_halves_rule.hpp, tuning.hpp has the
+//    measurement; SDDMM_SDDMM_K_HALVES forces): the
+//    warps in flight then gather from half of X2. Each launch takes the choice of a call at K / 2
+//    (its group, row shares and whole-multiprocessor blocks), on the entry kernel.
 // K = 32 .. 256 fit the tensor-core kernel's registers; the dense units must be full enough on
 // average to beat the CUDA-core kernel, fuller below K = 128, and fuller still there (`strict`) for
 // float32's TF32 split, whose three mma per step cost more than the CUDA-core kernel saves at short
@@ -144,7 +152,10 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const bool sm_blocks = has_sm_blocks<P>() && kernel == SddmmKernel::kVector16 &&
                          (a.sddmm_sm_blocks == 1 ||
                           (a.sddmm_sm_blocks < 0 && kSddmmSmBlocksPastL2 && gathers_past_l2 && !row_shares));
-  return {kernel, group, tensor, row_shares, interleaved, sm_blocks};
+  const bool k_halves = std::is_same_v<typename P::Output, float> && kernel == SddmmKernel::kVector16 && !tensor &&
+                        k > 0 && k % (2 * kVec) == 0 &&
+                        sddmm_k_halves(k, a.cols * k * int64_t{sizeof(F)}, a.l2_bytes, a.sddmm_k_halves);
+  return {kernel, group, tensor, row_shares, interleaved, sm_blocks, k_halves};
 }
 
 // Waves of `resident` blocks, from 1 to max_waves, that give each block at least warps x
@@ -370,6 +381,40 @@ void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x
   if (!launched) fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: no tensor-core kernel for K = ", x1.cols);
 }
 
+// The call as two launches of the entry kernel over halves of K (SddmmChoice::k_halves; float32
+// output): the first stores each entry's sum over K's first half, the second adds its sum over the
+// other half and scales it by A's value. Each takes the choice of a call on its halves of X1 and X2
+// (group, row shares, whole-multiprocessor blocks); `args` holds the rest of the call's arguments.
+template <typename P, typename I>
+void run_k_halves(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2,
+                  SddmmArgs<P, I> args, cudaStream_t stream) {
+  using F = typename P::Feature;
+  const int64_t half = x1.cols / 2;
+  for (const int part : {kKPartFirst, kKPartLast}) {
+    const int64_t offset = part == kKPartFirst ? 0 : half;
+    DenseView x1_half = x1, x2_half = x2;
+    x1_half.cols = half;
+    x1_half.data = static_cast<F*>(x1.data) + offset * x1.col_stride();
+    x2_half.rows = half;
+    x2_half.data = static_cast<F*>(x2.data) + offset * x2.row_stride();
+    const SddmmChoice choice = choose_sddmm_kernel<P, I>(a, x1_half, x2_half);
+    args.k = half;
+    args.x1 = static_cast<const F*>(x1_half.data);
+    args.x2 = static_cast<const F*>(x2_half.data);
+    args.group = choice.group;
+    args.row_offsets = choice.row_shares ? a.row_offsets.get() : nullptr;
+    args.rows = choice.row_shares ? a.rows : 0;
+    args.k_part = part;
+    if constexpr (has_sm_blocks<P>()) {
+      if (choice.sm_blocks) {
+        launch_entries<SddmmSmBlockConfig<SddmmConfig<P, 16>>, I>(args, a, stream);
+        continue;
+      }
+    }
+    launch_entries<SddmmConfig<P, 16>, I>(args, a, stream);
+  }
+}
+
 template <typename P, typename I>
 void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2, void* out,
                cudaStream_t stream) {
@@ -391,6 +436,10 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_col_bytes = static_cast<uint32_t>(x2.col_stride() * int64_t{sizeof(F)});
   args.out = static_cast<typename P::Output*>(out);
   const SddmmChoice choice = choose_sddmm_kernel<P, I>(a, x1, x2);
+  if (choice.k_halves) {
+    run_k_halves<P, I>(a, x1, x2, args, stream);
+    return;
+  }
   args.group = choice.group;
   args.interleaved = choice.interleaved;
   if (choice.row_shares) {

@@ -200,7 +200,16 @@ struct SddmmArgs {
   // is then one 32 x 32 -> 64-bit multiply-add (sddmm_line_kernel.cuh).
   uint32_t x1_row_bytes = 0;
   uint32_t x2_col_bytes = 0;
+  // The entry kernel with float32 output, as one of two launches over halves of K (sddmm.cu,
+  // run_k_halves): kKPartFirst stores each entry's sum (x1 and x2 at K's first half), kKPartLast
+  // adds it to the output's and scales by A's value (x1 and x2 at the second half); kWholeK, the
+  // default, stores the scaled sum.
+  int k_part = 0;
 };
+
+constexpr int kWholeK = 0;
+constexpr int kKPartFirst = 1;
+constexpr int kKPartLast = 2;
 
 }  // namespace sddmm::cuda
 
