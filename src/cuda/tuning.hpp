@@ -128,10 +128,11 @@ constexpr int64_t kSddmmRowSharesMinMeanRow = 100;
 constexpr bool kSddmmSmBlocksPastL2 = true;
 
 // SDDMM, float32 output, the entry kernel's vector path: the call as two launches over halves of
-// K (sddmm/k_halves_rule.hpp; SddmmArgs::k_part), the first storing each entry's sum over K's first
-// half, the second adding its sum over the other half and scaling by A's value, where K is at
-// least kSddmmKHalvesMinK, X2 exceeds the L2 and half of it is at most kSddmmKHalvesMaxShareOfL2
-// of the L2: the warps in flight gather from half of X2 instead of all of it. The lead: SDDMM at
+// K (sddmm/k_halves_rule.hpp; sddmm.cu, run_k_halves), the first storing each entry's sum over
+// K's first half, the second adding its sum over the other half and scaling by A's value, where
+// K is at least kSddmmKHalvesMinK, X2 exceeds the L2 and half of it is at most
+// kSddmmKHalvesMaxShareOfL2 of the L2: the warps in flight gather from half of X2 instead of all
+// of it. The lead: SDDMM at
 // K = 256 on uniform-106000-3M gathered the same 3.07 GB from an X2 of 108 MB as SpMM at N = 256
 // from its X, in the same time, before SpMM took its column tiles share-major
 // (kSpmmTilesOuterMaxShareOfL2). Measured (H200, 2026-11-28, one build, SDDMM_SDDMM_K_HALVES 0

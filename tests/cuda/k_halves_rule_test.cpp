@@ -1,6 +1,6 @@
 // The SDDMM K-halves rule (src/cuda/sddmm/k_halves_rule.hpp): host code, in the CPU suite. Which
-// calls sum K in two launches, on the benchmark's shapes (bench/RESULTS.md); the launches themselves
-// are in the GPU suite (differential_test.cpp).
+// calls sum K in two launches, on the benchmark's shapes (bench/RESULTS.md); the launches
+// themselves are in the GPU suite (differential_test.cpp).
 #if SDDMM_TESTS_HAVE_CUDA
 
 #include "cuda/sddmm/k_halves_rule.hpp"

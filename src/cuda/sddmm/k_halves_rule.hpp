@@ -1,5 +1,6 @@
-// The rule that runs an SDDMM call as two launches over halves of K (SddmmArgs::k_part; tuning.hpp
-// has the measurements). Host code, in its own file so that the CPU suite pins its decisions.
+// The rule that runs an SDDMM call as two launches over halves of K (sddmm.cu, run_k_halves;
+// tuning.hpp has the measurements). Host code, in its own file so that the CPU suite pins its
+// decisions.
 #pragma once
 
 #include <cstdint>

@@ -382,16 +382,17 @@ void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x
 }
 
 // The call as two launches of the entry kernel over halves of K (SddmmChoice::k_halves; float32
-// output): the first stores each entry's sum over K's first half, the second adds its sum over the
-// other half and scales it by A's value. Each takes the choice of a call on its halves of X1 and X2
-// (group, row shares, whole-multiprocessor blocks); `args` holds the rest of the call's arguments.
+// output): the first, without values, stores each entry's sum over K's first half; the second
+// (SddmmAddsPartialConfig) adds its sum over the other half and scales it by A's value. Each takes
+// the choice of a call on its halves of X1 and X2 (group, row shares, whole-multiprocessor
+// blocks); `args` holds the rest of the call's arguments.
 template <typename P, typename I>
 void run_k_halves(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2,
                   SddmmArgs<P, I> args, cudaStream_t stream) {
   using F = typename P::Feature;
   const int64_t half = x1.cols / 2;
-  for (const int part : {kKPartFirst, kKPartLast}) {
-    const int64_t offset = part == kKPartFirst ? 0 : half;
+  for (const bool second : {false, true}) {
+    const int64_t offset = second ? half : 0;
     DenseView x1_half = x1, x2_half = x2;
     x1_half.cols = half;
     x1_half.data = static_cast<F*>(x1.data) + offset * x1.col_stride();
@@ -401,17 +402,26 @@ void run_k_halves(const DevicePattern<typename P::Value, I>& a, const DenseView&
     args.k = half;
     args.x1 = static_cast<const F*>(x1_half.data);
     args.x2 = static_cast<const F*>(x2_half.data);
+    args.entry_value = second ? a.entry_value.get() : nullptr;  // the first half's sums unscaled
     args.group = choice.group;
     args.row_offsets = choice.row_shares ? a.row_offsets.get() : nullptr;
     args.rows = choice.row_shares ? a.rows : 0;
-    args.k_part = part;
+    using Entries = SddmmConfig<P, 16>;
     if constexpr (has_sm_blocks<P>()) {
       if (choice.sm_blocks) {
-        launch_entries<SddmmSmBlockConfig<SddmmConfig<P, 16>>, I>(args, a, stream);
+        if (second) {
+          launch_entries<SddmmAddsPartialConfig<SddmmSmBlockConfig<Entries>>, I>(args, a, stream);
+        } else {
+          launch_entries<SddmmSmBlockConfig<Entries>, I>(args, a, stream);
+        }
         continue;
       }
     }
-    launch_entries<SddmmConfig<P, 16>, I>(args, a, stream);
+    if (second) {
+      launch_entries<SddmmAddsPartialConfig<Entries>, I>(args, a, stream);
+    } else {
+      launch_entries<Entries, I>(args, a, stream);
+    }
   }
 }
 
@@ -436,9 +446,11 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_col_bytes = static_cast<uint32_t>(x2.col_stride() * int64_t{sizeof(F)});
   args.out = static_cast<typename P::Output*>(out);
   const SddmmChoice choice = choose_sddmm_kernel<P, I>(a, x1, x2);
-  if (choice.k_halves) {
-    run_k_halves<P, I>(a, x1, x2, args, stream);
-    return;
+  if constexpr (std::is_same_v<typename P::Output, float>) {  // choice.k_halves: float32 output only
+    if (choice.k_halves) {
+      run_k_halves<P, I>(a, x1, x2, args, stream);
+      return;
+    }
   }
   args.group = choice.group;
   args.interleaved = choice.interleaved;

@@ -52,6 +52,8 @@ struct SddmmConfig {
   // side (H200, 2026-11-21, 5 matrices x K = 32/128/256; uniform 685000^2 K = 256 1.108 -> 1.034
   // ms). The strided path has no bound (it spills at 64 and 80).
   static constexpr int kMinBlocksPerSm = kVectorBytes == 0 ? 1 : 4;
+  // Whether each entry's sum is added to the output's before it is scaled (SddmmAddsPartialConfig).
+  static constexpr bool kAddsPartial = false;
   static_assert(kVectorBytes == 0 || kVectorBytes == 16, "vector loads are 16 bytes or none");
   static_assert(kEntriesPerGroup >= 1 && kEntriesPerGroup <= 8, "entries in flight per group");
   static_assert(kVec >= 1 && (kVec & (kVec - 1)) == 0, "vector width must be a power of two");
@@ -65,6 +67,15 @@ template <typename Base>
 struct SddmmSmBlockConfig : Base {
   static constexpr int kThreadsPerBlock = 1024;
   static constexpr int kMinBlocksPerSm = 1;
+};
+
+// The entry kernel as the second of two launches over halves of K (sddmm.cu, run_k_halves; float32
+// output): each entry's sum over K's second half is added to what the first launch stored (its sum
+// over the first half, unscaled: that launch runs without values), then scaled by A's value. An
+// instantiation of its own, so that the one-launch kernels read no output.
+template <typename Base>
+struct SddmmAddsPartialConfig : Base {
+  static constexpr bool kAddsPartial = true;
 };
 
 // The line kernel (sddmm_line_kernel.cuh): for K whose row of X1 and column of X2 are one 64- or
@@ -200,16 +211,7 @@ struct SddmmArgs {
   // is then one 32 x 32 -> 64-bit multiply-add (sddmm_line_kernel.cuh).
   uint32_t x1_row_bytes = 0;
   uint32_t x2_col_bytes = 0;
-  // The entry kernel with float32 output, as one of two launches over halves of K (sddmm.cu,
-  // run_k_halves): kKPartFirst stores each entry's sum (x1 and x2 at K's first half), kKPartLast
-  // adds it to the output's and scales by A's value (x1 and x2 at the second half); kWholeK, the
-  // default, stores the scaled sum.
-  int k_part = 0;
 };
-
-constexpr int kWholeK = 0;
-constexpr int kKPartFirst = 1;
-constexpr int kKPartLast = 2;
 
 }  // namespace sddmm::cuda
 

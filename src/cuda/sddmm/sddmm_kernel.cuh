@@ -244,13 +244,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
 #pragma unroll
       for (int i = 0; i < kU; ++i) {
         if (group_entry(base, i, groups_per_warp, group_in_warp) < share.end) {
-          if constexpr (std::is_same_v<O, float>) {  // a launch over a half of K (SddmmArgs::k_part)
-            if (a.k_part == kKPartFirst) {
-              a.out[dst[i]] = narrow<O>(acc[i]);
-              continue;
-            }
-            if (a.k_part == kKPartLast) acc[i] += Acc(a.out[dst[i]]);
-          }
+          if constexpr (Config::kAddsPartial) acc[i] += Acc(a.out[dst[i]]);  // the first half's sum
           a.out[dst[i]] = narrow<O>(scale[i] * acc[i]);
         }
       }
