@@ -132,14 +132,15 @@ constexpr bool kSddmmSmBlocksPastL2 = true;
 // K's first half, the second adding its sum over the other half and scaling by A's value, where
 // K is at least kSddmmKHalvesMinK, X2 exceeds the L2 and half of it is at most
 // kSddmmKHalvesMaxShareOfL2 of the L2: the warps in flight gather from half of X2 instead of all
-// of it. The lead: SDDMM at
-// K = 256 on uniform-106000-3M gathered the same 3.07 GB from an X2 of 108 MB as SpMM at N = 256
-// from its X, in the same time, before SpMM took its column tiles share-major
-// (kSpmmTilesOuterMaxShareOfL2). Measured (H200, 2026-11-28, one build, SDDMM_SDDMM_K_HALVES 0
-// against 1, two rounds, best, ms; half of X2 over the L2 in brackets): K = 256 uniform-106000-3M
-// (0.86) 0.5936 -> 0.5074 (1.04 -> 1.21x cuSPARSE), 300000 x 103000 (0.84) 9.878 -> 9.644; K =
-// 512 uniform-36000-4M (0.59) 1.181 -> 1.013 (0.81 -> 0.94x), 106000-3M (1.7) 1.272 -> 1.194. Where
-// X2 fits the L2 it lost: uniform-36000-4M K = 256 +4.8 %, 685000^2 (half 5.6 L2) +2 %,
+// of it. The lead: SDDMM at K = 256 on uniform-106000-3M gathered the same 3.07 GB from an X2 of
+// 108 MB as SpMM at N = 256 from its X, in the same time, before SpMM took its column tiles
+// share-major (kSpmmTilesOuterMaxShareOfL2). Measured (H200, 2026-11-28, one build of e1213eb's
+// form, SDDMM_SDDMM_K_HALVES 0 against 1, two rounds, best, ms; half of X2 over the L2 in
+// brackets): K = 256 uniform-106000-3M (0.86) 0.5936 -> 0.5074 (1.04 -> 1.21x cuSPARSE), 300000 x
+// 103000 (0.84) 9.878 -> 9.644; K = 512 uniform-36000-4M (0.59) 1.181 -> 1.013 (0.81 -> 0.94x),
+// 106000-3M (1.7) 1.272 -> 1.194. In the full tables, a10e3da's against ae1de78's (the first
+// launch without values): 106000-3M K = 256 0.5793 -> 0.4691 (1.08 -> 1.33x). Where X2 fits the
+// L2 it lost: uniform-36000-4M K = 256 +4.8 %, 685000^2 (half 5.6 L2) +2 %,
 // 8000-1.28M within 1 %. And at K = 128 it lost everywhere, halves of 64 columns: SBM (X2 102
 // MB, half 0.81) 0.652 -> 0.825 (its whole-multiprocessor blocks, past the L2 at 128, not taken
 // by halves that fit it), uniform-36000-4M +18 %, 300000 x 103000 +13 %, 106000-3M +6 %. Hence K

@@ -77,10 +77,10 @@ struct SddmmChoice {
 //    L1 (tuning.hpp, kSddmmSmBlocksPastL2, has the measurement; where X2 fits the L2 they lost).
 //  - k_halves: kVector16 with float32 output (partial sums are stored unrounded), no tensor-core
 //    split and K a multiple of two vectors, as two launches over halves of K where K >= 256, X2
-//    exceeds the L2 and half of it about fits it (sddmm/k_halves_rule.hpp, tuning.hpp has the
-//    measurement; SDDMM_SDDMM_K_HALVES forces): the
-//    warps in flight then gather from half of X2. Each launch takes the choice of a call at K / 2
-//    (its group, row shares and whole-multiprocessor blocks), on the entry kernel.
+//    exceeds the L2 and half of it about fits it (sddmm/k_halves_rule.hpp; tuning.hpp has the
+//    measurement; SDDMM_SDDMM_K_HALVES forces): the warps in flight then gather from half of X2.
+//    Each launch takes the choice of a call at K / 2 (its group, row shares and
+//    whole-multiprocessor blocks), on the entry kernel.
 // K = 32 .. 256 fit the tensor-core kernel's registers; the dense units must be full enough on
 // average to beat the CUDA-core kernel, fuller below K = 128, and fuller still there (`strict`) for
 // float32's TF32 split, whose three mma per step cost more than the CUDA-core kernel saves at short
