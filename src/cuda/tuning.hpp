@@ -145,6 +145,9 @@ constexpr bool kSddmmSmBlocksPastL2 = true;
 // MB, half 0.81) 0.652 -> 0.825 (its whole-multiprocessor blocks, past the L2 at 128, not taken
 // by halves that fit it), uniform-36000-4M +18 %, 300000 x 103000 +13 %, 106000-3M +6 %. Hence K
 // >= 256; the bound on the half as SpMM's: 1.25 takes the H100's 106000-3M (54 MB against 52).
+// There (H100, 2026-11-28, one build, 0 against 1, two rounds): 106000-3M K = 256 0.8357 ->
+// 0.6318 (1.02 -> 1.35x), 36000-4M K = 512 1.4294 -> 1.1177 (0.87 -> 1.11x); not taken,
+// 106000-3M K = 512 (a half 2.1 L2) 1.893 -> 1.671: a wider bound may pay, not measured enough.
 constexpr int64_t kSddmmKHalvesMinK = 256;
 constexpr double kSddmmKHalvesMaxShareOfL2 = 1.25;
 
