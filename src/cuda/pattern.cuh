@@ -74,7 +74,7 @@ struct DevicePattern {
   bool sddmm_line_interleave = true;  // ... whose warps take its iterations in turn (tuning.hpp)
   int sddmm_row_shares = -1;         // SDDMM, CUDA cores, whole rows per warp: 1 where allowed, 0 never, -1 by rule
   int sddmm_sm_blocks = -1;          // SDDMM, entry kernel in blocks of a whole multiprocessor: 1 always, 0 never, -1 by rule
-  int sddmm_k_halves = -1;           // SDDMM, two launches over halves of K: 1 wherever allowed, 0 never, -1 by rule
+  int sddmm_k_parts = 0;             // SDDMM, launches over parts of K: n >= 1 that many where allowed, 0 by rule
   int64_t l2_bytes = 0;              // the device's L2 (the SDDMM row-share rule: sddmm.cu)
   PanelOrder<T, I> panels;           // SDDMM panel kernel's order (cuda/panels.cuh), where it pays
   int sddmm_panels = -1;             // SDDMM_SDDMM_PANELS: 1 panels wherever they fit, 0 never, -1 by rule

@@ -127,29 +127,57 @@ constexpr int64_t kSddmmRowSharesMinMeanRow = 100;
 // K geomean 1.007. The rule keeps them at 256. SDDMM_SDDMM_SM_BLOCKS=1 / 0 forces them on / off.
 constexpr bool kSddmmSmBlocksPastL2 = true;
 
-// SDDMM, float32 output, the entry kernel's vector path: the call as two launches over halves of
-// K (sddmm/k_halves_rule.hpp; sddmm.cu, run_k_halves), the first storing each entry's sum over
-// K's first half, the second adding its sum over the other half and scaling by A's value, where
-// K is at least kSddmmKHalvesMinK, X2 exceeds the L2 and half of it is at most
-// kSddmmKHalvesMaxShareOfL2 of the L2: the warps in flight gather from half of X2 instead of all
-// of it. The lead: SDDMM at K = 256 on uniform-106000-3M gathered the same 3.07 GB from an X2 of
-// 108 MB as SpMM at N = 256 from its X, in the same time, before SpMM took its column tiles
-// share-major (kSpmmTilesOuterMaxShareOfL2). Measured (H200, 2026-11-28, one build of e1213eb's
-// form, SDDMM_SDDMM_K_HALVES 0 against 1, two rounds, best, ms; half of X2 over the L2 in
-// brackets): K = 256 uniform-106000-3M (0.86) 0.5936 -> 0.5074 (1.04 -> 1.21x cuSPARSE), 300000 x
-// 103000 (0.84) 9.878 -> 9.644; K = 512 uniform-36000-4M (0.59) 1.181 -> 1.013 (0.81 -> 0.94x),
-// 106000-3M (1.7) 1.272 -> 1.194. In the full tables, a10e3da's against ae1de78's (the first
-// launch without values): 106000-3M K = 256 0.5793 -> 0.4691 (1.08 -> 1.33x). Where X2 fits the
-// L2 it lost: uniform-36000-4M K = 256 +4.8 %, 685000^2 (half 5.6 L2) +2 %,
-// 8000-1.28M within 1 %. And at K = 128 it lost everywhere, halves of 64 columns: SBM (X2 102
-// MB, half 0.81) 0.652 -> 0.825 (its whole-multiprocessor blocks, past the L2 at 128, not taken
-// by halves that fit it), uniform-36000-4M +18 %, 300000 x 103000 +13 %, 106000-3M +6 %. Hence K
-// >= 256; the bound on the half as SpMM's: 1.25 takes the H100's 106000-3M (54 MB against 52).
-// There (H100, 2026-11-28, one build, 0 against 1, two rounds): 106000-3M K = 256 0.8357 ->
-// 0.6318 (1.02 -> 1.35x), 36000-4M K = 512 1.4294 -> 1.1177 (0.87 -> 1.11x); not taken,
-// 106000-3M K = 512 (a half 2.1 L2) 1.893 -> 1.671: a wider bound may pay, not measured enough.
-constexpr int64_t kSddmmKHalvesMinK = 256;
-constexpr double kSddmmKHalvesMaxShareOfL2 = 1.25;
+// SDDMM, float32 output, the entry kernel's vector path: the call as launches over equal parts of
+// K (sddmm/k_parts_rule.hpp; sddmm.cu, run_k_parts), the first storing each entry's sum over its
+// part, the middle ones adding theirs, the last adding its own and scaling by A's value, where X2
+// exceeds the L2: the warps in flight gather from a part of X2 instead of all of it. The lead:
+// SDDMM at K = 256 on uniform-106000-3M gathered the same 3.07 GB from an X2 of 108 MB as SpMM at
+// N = 256 from its X, in the same time, before SpMM took its column tiles share-major
+// (kSpmmTilesOuterMaxShareOfL2). The rule: the fewest parts of which one fits the L2 (up to
+// kSddmmKPartFitShareOfL2 of it), no narrower than kSddmmKPartMinK, at most kSddmmKPartsMax;
+// below K = kSddmmKPartsUnboundedMinK (halves of 128 at K = 256) only where a part is at most
+// kSddmmKPartMaxShareOfL2 of the L2. Measured (H200, 2026-11-28, one build,
+// SDDMM_SDDMM_K_PARTS 1 / 2 / 4 / 8, ms, rounds within 0.5 %; a part's share of the L2 in
+// brackets; * what the rule takes; cuSPARSE last):
+//   uniform-106000-3M K =  256  0.580 / *0.470 (0.86) / 0.451 (64 wide) / 0.648; 0.626
+//                     K =  512  1.280 / 1.167 (1.7) / *0.947 (0.86) / 0.913 (64 wide); 1.405
+//                     K = 1024  2.926 / 2.563 / 2.337 (1.7) / *1.903 (0.86); 3.005
+//   300000 x 103000   K =  512  27.09 / 21.9 / *18.2 / 18.23; 24.37
+//                     K = 1024  69.9 / 54.2 / 42.9 / *36.9; 49.5
+//   uniform-36000-4M  K =  512  1.134 / *0.960 (0.59) / 0.981 / 1.083; 0.952
+//                     K = 1024  3.217 / 2.280 (1.17) / *1.927 (0.59) / 1.966; 2.29
+//   p2p-Gnutella31    K =  512  0.0665 / 0.0660 (1.02) / *0.0692 / -; 0.165
+//                     K = 1024  0.1591 / 0.1381 / *0.1336 (1.02) / 0.140; 0.311
+//   SBM 200000        K =  256  *1.167 / 1.216 (1.63) / 1.452 / 2.076; 1.120
+//                     K =  512  2.815 / 2.38 (3.3) / *2.47 (1.63) / 2.94; 2.15
+//                     K = 1024  8.70 / 5.74 / 4.88 (3.3) / *4.97 (1.63); 4.33
+//   banded-1000000    K =  512  5.58 / 3.61 / *2.72 (8.1) / 3.52; 4.49
+//                     K = 1024  15.73 / 11.21 / 7.86 / *5.46 (8.1); 8.24
+//   blockdiag-262144  K =  512  4.03 / 3.54 / *3.46 (2.1) / 4.44; 2.35
+//                     K = 1024  12.58 / 8.03 / 7.08 / *6.81 (2.1); 4.61
+//   rmat-s20          K =  256  *2.259 / 2.115 (8.3) / 2.475 / 4.91; 8.26
+//                     K =  512  5.29 / 4.69 / *4.41 / 5.24; 16.3
+//                     K = 1024  12.81 / 10.53 / 9.35 / *9.01; 33.4
+//   uniform-685000^2  K =  256  *2.033 / 2.031 (5.6) / 2.086 / 3.77; 2.70
+//                     K =  512  4.055 / 4.066 / *4.075 (5.6) / 4.20; 5.10
+//                     K = 1024  10.92 / 8.11 / 8.14 / *8.17 (5.6); 9.95
+//   uniform-916000^2  K =  256  *1.406 / 1.433 (7.5) / 1.497 / 2.71; 2.80
+//                     K =  512  2.775 / 2.816 / *2.875 (7.5) / 3.01; 5.04
+//                     K = 1024  7.50 / 5.56 / 5.62 / *5.77 (7.5); 9.53
+// From K = 512, one launch lost to parts of 128 wherever X2 exceeds the L2 but on 916000^2 at K =
+// 512 (+3.6 %) and 685000^2 (+0.5 %); and lost to parts at K = 1024 even where X2 fits (uniform
+// 8000^2 6.4M 3.12 -> 2.91 halves; where X2 fits parts are not taken: the small graphs lost,
+// cora 0.0103 -> 0.0140 at K = 512, uniform 4000^2 0.0286 -> 0.0325). Parts of 64 columns lost or
+// about tied past the L2 except uniform-106000-3M (4 %), and everywhere at K = 128 (halves: SBM
+// 0.652 -> 0.825, uniform-36000-4M +18 %, 300000 x 103000 +13 %): hence at least 128. The fewest
+// that fit, not the most: uniform-36000-4M at K = 512, p2p at both. The bound at K = 256: SBM's
+// halves (1.63) lost 4 %, 916000^2's (7.5) 2 %, while rmat's gained 6 %; the H100's 106000-3M
+// halves at 1.04 of its L2 gained 0.8357 -> 0.6318 ms (1.02 -> 1.35x, 2026-11-28).
+constexpr int kSddmmKPartMinK = 128;
+constexpr int kSddmmKPartsMax = 8;
+constexpr double kSddmmKPartFitShareOfL2 = 1.1;
+constexpr int64_t kSddmmKPartsUnboundedMinK = 512;
+constexpr double kSddmmKPartMaxShareOfL2 = 1.25;
 
 // SDDMM, CUDA cores: plans carry the panel order (cuda/panels.cuh) where X2 fits the L2 at 512-byte
 // rows and entries spread at random over the pattern's size would share each X2 column read of a
@@ -581,7 +609,7 @@ bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL
 bool sddmm_line_interleave();  // SDDMM_SDDMM_LINE_INTERLEAVE
 int sddmm_row_shares();    // SDDMM_SDDMM_ROW_SHARES: 1 or 0 when set so, else -1 (the rule)
 int sddmm_sm_blocks();     // SDDMM_SDDMM_SM_BLOCKS: 1 or 0 when set so, else -1 (the rule)
-int sddmm_k_halves();      // SDDMM_SDDMM_K_HALVES: 1 or 0 when set so, else -1 (the rule)
+int sddmm_k_parts();       // SDDMM_SDDMM_K_PARTS: the launches over parts of K when set >= 1, else 0 (the rule)
 int sddmm_panels();        // SDDMM_SDDMM_PANELS: 1 or 0 when set so, else -1 (the rule)
 double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE
 int64_t sddmm_panel_block_entries(bool half_features);  // SDDMM_SDDMM_PANEL_BLOCK_ENTRIES

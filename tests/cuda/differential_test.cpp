@@ -98,13 +98,18 @@ TEST_SUITE("gpu") {
     check_sddmm_suite_and_graphs();
   }
 
-  TEST_CASE("gpu: SDDMM by two launches over halves of K wherever a call allows (suite cases and real graphs)") {
-    // By default only calls whose X2 exceeds the L2 and half of it about fits take the halves
-    // (sddmm.cu), which no case here does; this override takes them on every float32-output call
-    // of the entry kernel's vector path whose K is a multiple of two vectors: caller orders, no
-    // values, 16-bit features, K from 8. Then with whole rows per warp and whole-multiprocessor
-    // blocks too, on many blocks with little or no work, as the halves past the L2 may take them.
-    const ScopedEnv k_halves("SDDMM_SDDMM_K_HALVES", "1");
+  TEST_CASE("gpu: SDDMM by launches over parts of K wherever a call allows (suite cases and real graphs)") {
+    // By default only calls whose X2 exceeds the L2 take parts of K (sddmm/k_parts_rule.hpp),
+    // which no case here does; this override takes halves, then quarters, on every
+    // float32-output call of the entry kernel's vector path whose K is a multiple of the parts'
+    // vectors: caller orders, no values, 16-bit features, K from 8 (16 for quarters). Then halves
+    // with whole rows per warp and whole-multiprocessor blocks too, on many blocks with little or
+    // no work, as the parts past the L2 may take them.
+    {
+      const ScopedEnv k_quarters("SDDMM_SDDMM_K_PARTS", "4");
+      check_sddmm_suite_and_graphs();
+    }
+    const ScopedEnv k_halves("SDDMM_SDDMM_K_PARTS", "2");
     check_sddmm_suite_and_graphs();
     const ScopedEnv row_shares("SDDMM_SDDMM_ROW_SHARES", "1");
     const ScopedEnv sm_blocks("SDDMM_SDDMM_SM_BLOCKS", "1");

@@ -423,7 +423,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_line_interleave = sddmm_line_interleave();
   p.sddmm_row_shares = sddmm_row_shares();
   p.sddmm_sm_blocks = sddmm_sm_blocks();
-  p.sddmm_k_halves = sddmm_k_halves();
+  p.sddmm_k_parts = sddmm_k_parts();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
   p.wgmma_squares = kHaveHopperKernels && sizeof(T) == 2 && tensor_wgmma_squares() && is_sm90(info.device_id);
 

@@ -4,7 +4,7 @@
 
 #include "cuda/line_address.cuh"
 #include "cuda/occupancy.cuh"
-#include "cuda/sddmm/k_halves_rule.hpp"
+#include "cuda/sddmm/k_parts_rule.hpp"
 #include "cuda/sddmm/sddmm_hopper.cuh"
 #include "cuda/sddmm/sddmm_kernel.cuh"
 #include "cuda/sddmm/sddmm_line_kernel.cuh"
@@ -25,7 +25,7 @@ struct SddmmChoice {
   bool row_shares;  // each warp of `kernel` takes whole rows (SddmmArgs::row_offsets), not an equal share
   bool interleaved;  // the warps of `kernel` take its iterations in turn (SddmmArgs::interleaved)
   bool sm_blocks;    // kVector16 in blocks of a whole multiprocessor (SddmmSmBlockConfig), float32 only
-  bool k_halves;     // kVector16 as two launches over halves of K (run_k_halves), float32 output only
+  int k_parts;       // kVector16 as this many launches over equal parts of K (run_k_parts), float32 output only
 };
 
 // The one place that picks the SDDMM kernels for a call.
@@ -75,11 +75,12 @@ struct SddmmChoice {
 //    (SddmmSmBlockConfig) where X2's columns exceed the L2 and the warps take equal shares: the
 //    multiprocessor's warps then work on one part of the matrix, and clustered graphs' gathers hit
 //    L1 (tuning.hpp, kSddmmSmBlocksPastL2, has the measurement; where X2 fits the L2 they lost).
-//  - k_halves: kVector16 with float32 output (partial sums are stored unrounded), no tensor-core
-//    split and K a multiple of two vectors, as two launches over halves of K where K >= 256, X2
-//    exceeds the L2 and half of it about fits it (sddmm/k_halves_rule.hpp; tuning.hpp has the
-//    measurement; SDDMM_SDDMM_K_HALVES forces): the warps in flight then gather from half of X2.
-//    Each launch takes the choice of a call at K / 2 (its group, row shares and
+//  - k_parts: kVector16 with float32 output (partial sums are stored unrounded), no tensor-core
+//    split and K a multiple of parts x the vector, as launches over 2, 4 or 8 equal parts of K
+//    where X2 exceeds the L2: the fewest of which one fits it, each at least 128 of K, at K = 256
+//    only where a half about fits (sddmm/k_parts_rule.hpp; tuning.hpp has the measurements;
+//    SDDMM_SDDMM_K_PARTS forces a count): the warps in flight then gather from one part of X2.
+//    Each launch takes the choice of a call at K / parts (its group, row shares and
 //    whole-multiprocessor blocks), on the entry kernel.
 // K = 32 .. 256 fit the tensor-core kernel's registers; the dense units must be full enough on
 // average to beat the CUDA-core kernel, fuller below K = 128, and fuller still there (`strict`) for
@@ -152,10 +153,11 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const bool sm_blocks = has_sm_blocks<P>() && kernel == SddmmKernel::kVector16 &&
                          (a.sddmm_sm_blocks == 1 ||
                           (a.sddmm_sm_blocks < 0 && kSddmmSmBlocksPastL2 && gathers_past_l2 && !row_shares));
-  const bool k_halves = std::is_same_v<typename P::Output, float> && kernel == SddmmKernel::kVector16 && !tensor &&
-                        k > 0 && k % (2 * kVec) == 0 &&
-                        sddmm_k_halves(k, a.cols * k * int64_t{sizeof(F)}, a.l2_bytes, a.sddmm_k_halves);
-  return {kernel, group, tensor, row_shares, interleaved, sm_blocks, k_halves};
+  const int parts = std::is_same_v<typename P::Output, float> && kernel == SddmmKernel::kVector16 && !tensor
+                        ? sddmm_k_parts(k, a.cols * k * int64_t{sizeof(F)}, a.l2_bytes, a.sddmm_k_parts)
+                        : 1;
+  const int k_parts = parts > 1 && k % (parts * kVec) == 0 ? parts : 1;
+  return {kernel, group, tensor, row_shares, interleaved, sm_blocks, k_parts};
 }
 
 // Waves of `resident` blocks, from 1 to max_waves, that give each block at least warps x
@@ -381,47 +383,39 @@ void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x
   if (!launched) fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: no tensor-core kernel for K = ", x1.cols);
 }
 
-// The call as two launches of the entry kernel over halves of K (SddmmChoice::k_halves; float32
-// output): the first, without values, stores each entry's sum over K's first half; the second
-// (SddmmAddsPartialConfig) adds its sum over the other half and scales it by A's value. Each takes
-// the choice of a call on its halves of X1 and X2 (group, row shares, whole-multiprocessor
-// blocks); `args` holds the rest of the call's arguments.
+// The call as launches of the entry kernel over equal parts of K (SddmmChoice::k_parts; float32
+// output): the first, without values, stores each entry's sum over K's first part; each next one
+// (SddmmAddsPartialConfig) adds its sum over its part to the stored one, and the last scales the
+// whole sum by A's value. The launches take the choice of a call on one part of X1 and X2 (group,
+// row shares, whole-multiprocessor blocks); `args` holds the rest of the call's arguments.
 template <typename P, typename I>
-void run_k_halves(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2,
-                  SddmmArgs<P, I> args, cudaStream_t stream) {
+void run_k_parts(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2, int parts,
+                 SddmmArgs<P, I> args, cudaStream_t stream) {
   using F = typename P::Feature;
-  const int64_t half = x1.cols / 2;
-  for (const bool second : {false, true}) {
-    const int64_t offset = second ? half : 0;
-    DenseView x1_half = x1, x2_half = x2;
-    x1_half.cols = half;
-    x1_half.data = static_cast<F*>(x1.data) + offset * x1.col_stride();
-    x2_half.rows = half;
-    x2_half.data = static_cast<F*>(x2.data) + offset * x2.row_stride();
-    const SddmmChoice choice = choose_sddmm_kernel<P, I>(a, x1_half, x2_half);
-    args.k = half;
-    args.x1 = static_cast<const F*>(x1_half.data);
-    args.x2 = static_cast<const F*>(x2_half.data);
-    args.entry_value = second ? a.entry_value.get() : nullptr;  // the first half's sums unscaled
-    args.group = choice.group;
-    args.row_offsets = choice.row_shares ? a.row_offsets.get() : nullptr;
-    args.rows = choice.row_shares ? a.rows : 0;
-    using Entries = SddmmConfig<P, 16>;
+  using Entries = SddmmConfig<P, 16>;
+  const int64_t width = x1.cols / parts;
+  DenseView x1_part = x1, x2_part = x2;
+  x1_part.cols = width;
+  x2_part.rows = width;
+  const SddmmChoice choice = choose_sddmm_kernel<P, I>(a, x1_part, x2_part);
+  args.k = width;
+  args.group = choice.group;
+  args.row_offsets = choice.row_shares ? a.row_offsets.get() : nullptr;
+  args.rows = choice.row_shares ? a.rows : 0;
+  for (int part = 0; part < parts; ++part) {
+    args.x1 = static_cast<const F*>(x1.data) + part * width * x1.col_stride();
+    args.x2 = static_cast<const F*>(x2.data) + part * width * x2.row_stride();
+    args.entry_value = part == parts - 1 ? a.entry_value.get() : nullptr;  // the sums unscaled until the last
+    const bool adds = part > 0;
     if constexpr (has_sm_blocks<P>()) {
       if (choice.sm_blocks) {
-        if (second) {
-          launch_entries<SddmmAddsPartialConfig<SddmmSmBlockConfig<Entries>>, I>(args, a, stream);
-        } else {
-          launch_entries<SddmmSmBlockConfig<Entries>, I>(args, a, stream);
-        }
+        if (adds) launch_entries<SddmmAddsPartialConfig<SddmmSmBlockConfig<Entries>>, I>(args, a, stream);
+        else launch_entries<SddmmSmBlockConfig<Entries>, I>(args, a, stream);
         continue;
       }
     }
-    if (second) {
-      launch_entries<SddmmAddsPartialConfig<Entries>, I>(args, a, stream);
-    } else {
-      launch_entries<Entries, I>(args, a, stream);
-    }
+    if (adds) launch_entries<SddmmAddsPartialConfig<Entries>, I>(args, a, stream);
+    else launch_entries<Entries, I>(args, a, stream);
   }
 }
 
@@ -446,9 +440,9 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   args.x2_col_bytes = static_cast<uint32_t>(x2.col_stride() * int64_t{sizeof(F)});
   args.out = static_cast<typename P::Output*>(out);
   const SddmmChoice choice = choose_sddmm_kernel<P, I>(a, x1, x2);
-  if constexpr (std::is_same_v<typename P::Output, float>) {  // choice.k_halves: float32 output only
-    if (choice.k_halves) {
-      run_k_halves<P, I>(a, x1, x2, args, stream);
+  if constexpr (std::is_same_v<typename P::Output, float>) {  // choice.k_parts: float32 output only
+    if (choice.k_parts > 1) {
+      run_k_parts<P, I>(a, x1, x2, choice.k_parts, args, stream);
       return;
     }
   }

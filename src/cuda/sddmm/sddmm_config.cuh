@@ -69,10 +69,10 @@ struct SddmmSmBlockConfig : Base {
   static constexpr int kMinBlocksPerSm = 1;
 };
 
-// The entry kernel as the second of two launches over halves of K (sddmm.cu, run_k_halves; float32
-// output): each entry's sum over K's second half is added to what the first launch stored (its sum
-// over the first half, unscaled: that launch runs without values), then scaled by A's value. An
-// instantiation of its own, so that the one-launch kernels read no output.
+// The entry kernel as a launch after the first over parts of K (sddmm.cu, run_k_parts; float32
+// output): each entry's sum over this launch's part of K is added to what the launches before
+// stored (their sum, unscaled: they run without values), then scaled by A's value (the last
+// launch) or by one. An instantiation of its own, so that the one-launch kernels read no output.
 template <typename Base>
 struct SddmmAddsPartialConfig : Base {
   static constexpr bool kAddsPartial = true;
