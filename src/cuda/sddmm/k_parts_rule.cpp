@@ -13,7 +13,7 @@ int sddmm_k_parts(int64_t k, int64_t x2_bytes, int64_t l2_bytes, int forced) {
   // least kSddmmKPartMinK and is within kSddmmKPartsMax.
   int parts = 2;
   while (part_share(parts) > kSddmmKPartFitShareOfL2 && parts * 2 <= kSddmmKPartsMax &&
-         k / (parts * 2) >= kSddmmKPartMinK) {
+         k / (int64_t{parts} * 2) >= kSddmmKPartMinK) {
     parts *= 2;
   }
   if (k / parts < kSddmmKPartMinK) return 1;
