@@ -39,7 +39,8 @@ struct Record {
   // The share of stored entries the tensor-core kernel takes at this K (SDDMM) or N (SpMM) with
   // these contiguous, aligned operands (src/core/plan_stats.hpp).
   double tensor_core_share = NAN;
-  // With a share: SDDMM "units", "squares" or "wgmma-squares"; SpMM "spmm-units" (src/core/plan_stats.hpp)
+  // With a share: SDDMM "units", "squares", "wgmma-squares" or "wgmma-walk"; SpMM "spmm-units"
+  // (src/core/plan_stats.hpp)
   std::string tensor_core_kernel;
   double bytes = 0;  // credited bytes (bytes_model.hpp), with the precision's element sizes
   double ours_gbs = NAN;

@@ -17,7 +17,8 @@ int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t fe
 
 // Which tensor-core kernel takes those entries: "units" (a block per work item of dense units of
 // one chunk), "squares" (a block per 8 x 2 units: src/cuda/sddmm/sddmm_tensor_square_kernel.cuh)
-// or "wgmma-squares" (the same squares by Hopper's wgmma: sddmm_wgmma_square_kernel.cuh); ""
+// "wgmma-squares" (the same squares by Hopper's wgmma: sddmm_wgmma_square_kernel.cuh) or
+// "wgmma-walk" (tiles of 8 units walked with their X1 rows held: sddmm_wgmma_walk_kernel.cuh); ""
 // where none go to tensor cores.
 const char* tensor_core_kernel(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features);
 

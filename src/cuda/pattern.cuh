@@ -84,6 +84,7 @@ struct DevicePattern {
                                      // and, where full enough (16-bit), SpMM
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32
   bool wgmma_squares = false;        // SDDMM: indexed cells take the wgmma square kernel (sm_90; tuning.hpp)
+  bool wgmma_walk = false;           // ... by the walk kernel instead of by squares (tuning.hpp)
 };
 
 // Validates the caller's device arrays (indices in range, CSR offsets monotone from 0 to nnz) on the

@@ -116,6 +116,8 @@ double tensor_square_min_cover() { return env_fraction("SDDMM_TC_SQUARE_COVER", 
 
 bool tensor_wgmma_squares() { return env_flag("SDDMM_TC_WGMMA", kTensorWgmmaSquares); }
 
+int tensor_wgmma_walk() { return env_switch("SDDMM_TC_WGMMA_WALK"); }
+
 double tensor_wgmma_min_density() {
   return env_fraction("SDDMM_TC_WGMMA_MIN_DENSITY", kTensorWgmmaMinDensity);
 }

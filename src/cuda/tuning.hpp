@@ -459,6 +459,19 @@ constexpr double kTensorSquareMinCover = 0.9;
 // mma.sync plan leaves to the CUDA cores, and 1-4 float16 outputs differ, H100).
 constexpr bool kTensorWgmmaSquares = true;
 
+// ... and the walk kernel takes them (sddmm_wgmma_walk_kernel.cuh: a block a multiprocessor holds
+// a row tile's X1 rows while it walks the row's chunks, writing one tile's entries out while the
+// next one's products run) instead of the square kernel where the matrix is at least this dense.
+// Overridable with SDDMM_TC_WGMMA_WALK (1 wherever the squares run, 0 never). Measured (H200,
+// 2026-11-29, 1 against 0 in one build, float16 (bfloat16 within 1 %), us, K = 128 / 256): uniform
+// 8000^2 at 10 % (6.4M) 95.0 / 115.4 against 107.3 / 126.1 (won); 5 % (3.2M) 87.6 / 107.5
+// against 82.0 / 101.6, 4 % 86.6 / 107.0 against 77.5 / 97.9, 3 % 85.8 / 105.2 against 72.6 /
+// 93.3 (lost). The walk's tiles cost nearly the same whatever their entries (about 1.4 us a tile
+// at K = 128 on one block of 8 warps a multiprocessor, issue-bound: 460 warp instructions a tile
+// at K = 256); the squares' blocks, two a multiprocessor, pay per entry. 7.5 % lies between the
+// densities that lost and won; not measured between them.
+constexpr double kTensorWgmmaWalkMinDensity = 0.075;
+
 // ... and such plans list their units from this fill (SDDMM_TC_WGMMA_MIN_DENSITY) instead of
 // kTensorCoreMinDensity where the matrix holds at least kTensorWgmmaMinMatrixDensity of its cells:
 // the squares compute every cell at nearly GEMM speed, so on a matrix that dense the units the
@@ -618,6 +631,7 @@ double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE
 double tensor_square_min_cover();  // SDDMM_TC_SQUARE_COVER
 bool tensor_wgmma_squares();  // SDDMM_TC_WGMMA
+int tensor_wgmma_walk();  // SDDMM_TC_WGMMA_WALK: 1 or 0 when set so, else -1 (the rule)
 double tensor_wgmma_min_density();  // SDDMM_TC_WGMMA_MIN_DENSITY
 bool unit_census();  // SDDMM_UNIT_CENSUS
 bool float32_tensor_cores();  // SDDMM_F32_TENSOR_CORES

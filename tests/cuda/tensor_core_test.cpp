@@ -429,17 +429,21 @@ void check_tensor_squares() {
   }
 }
 
-// The wgmma square kernel (src/cuda/sddmm/sddmm_wgmma_square_kernel.cuh) takes the same plans at
-// K = 128 and 256 on sm_90 devices in builds with the Hopper kernels: the square kernel's pattern
+// The wgmma kernels take the same plans at K = 128 and 256 on sm_90 devices in builds with the
+// Hopper kernels: the walk kernel (src/cuda/sddmm/sddmm_wgmma_walk_kernel.cuh) forced here
+// (SDDMM_TC_WGMMA_WALK=1; by default from 7.5 % dense), the square kernel
+// (sddmm_wgmma_square_kernel.cuh) with SDDMM_TC_WGMMA_WALK=0, both on the square kernel's pattern
 // (partial squares at both edges, a strip of units left to the CUDA cores), every output within
 // the float64 reference's bound, with and without values; and a second pattern of 20 x 18 squares
 // (2500 x 2300, partial at both edges), more than an H200 runs at once (264 blocks), one row of
-// them empty (rows 1024-1151, square row 8: those blocks return once their first copies land).
+// them empty (rows 1024-1151, square row 8: those blocks return once their first copies land; for
+// the walk kernel 20 row tiles x 36 chunks over its 132 blocks: runs of 5-6 tiles, most of them
+// crossing into the next row tile, and the last tile of a row and of a column partial).
 // Which kernel ran is not visible through the C ABI (the benchmark reports it:
-// `tensor_core_kernel` "wgmma-squares"); so the test also sets the outputs beside the mma.sync
-// kernels' (SDDMM_TC_WGMMA=0) and says how many bits differ (both sum each 16-element step of K in
-// float32, in K order). Elsewhere the same calls run the other kernels, and the check holds them to
-// the same bound.
+// `tensor_core_kernel` "wgmma-walk" or "wgmma-squares"); so the test holds the walk's outputs to
+// the squares' bit for bit, sets them beside the mma.sync kernels' (SDDMM_TC_WGMMA=0) and says how
+// many bits differ (all sum each 16-element step of K in float32, in K order). Elsewhere the same
+// calls run the other kernels, and the check holds them to the same bound.
 template <typename H>
 void check_wgmma_squares() {
   if (sddmm::test::cuda_device_count() == 0) return;
@@ -449,8 +453,12 @@ void check_wgmma_squares() {
   for (const Pattern& p : {square_test_pattern(), several_squares}) {
     for (const int64_t k : {128, 256}) {
       for (const bool with_values : {true, false}) {
-        const Outcome chosen = check_sddmm<H>(p, k, with_values, nullptr);
+        const Outcome chosen = check_sddmm<H>(p, k, with_values, nullptr, "SDDMM_TC_WGMMA_WALK", "1");
         const Outcome mma_sync = check_sddmm<H>(p, k, with_values, nullptr, "SDDMM_TC_WGMMA", "0");
+        const Outcome squares = check_sddmm<H>(p, k, with_values, nullptr, "SDDMM_TC_WGMMA_WALK", "0");
+        // The walk kernel and the wgmma square kernel sum each output's 16-element steps of K in the
+        // same order, by the same instruction family: the same bits.
+        CHECK(chosen.out == squares.out);
         REQUIRE(chosen.out.size() == mma_sync.out.size());
         size_t differ = 0;
         for (size_t i = 0; i < chosen.out.size(); ++i) differ += chosen.out[i] != mma_sync.out[i] ? 1 : 0;
@@ -530,10 +538,10 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the square kernel where the dense units cover the matrix") {
     check_tensor_squares<Bf16>();
   }
-  TEST_CASE("gpu: tensor-core SDDMM, float16: the wgmma square kernel (sm_90) where dense units cover the matrix") {
+  TEST_CASE("gpu: tensor-core SDDMM, float16: the wgmma walk and square kernels (sm_90) where dense units cover the matrix") {
     check_wgmma_squares<Fp16>();
   }
-  TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the wgmma square kernel (sm_90) where dense units cover the matrix") {
+  TEST_CASE("gpu: tensor-core SDDMM, bfloat16: the wgmma walk and square kernels (sm_90) where dense units cover the matrix") {
     check_wgmma_squares<Bf16>();
   }
   TEST_CASE("gpu: tensor-core SDDMM, float16: the wgmma squares' fill rule (sm_90)") { check_wgmma_choice<Fp16>(); }

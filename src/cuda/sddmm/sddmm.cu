@@ -366,7 +366,7 @@ void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x
   if constexpr (std::is_same_v<P, Precision<V, V, V>>) {
     if constexpr (sizeof(V) == 2 && kHaveHopperKernels) {
       if (wgmma_squares_run(a, x1.cols)) {
-        launched = launch_wgmma_squares<V, I>(tensor_args<P, I>(a, x1, x2, out), x1.cols, stream);
+        launched = launch_wgmma_squares<V, I>(tensor_args<P, I>(a, x1, x2, out), x1.cols, a.wgmma_walk, stream);
       }
     }
     if (!launched && !a.tiles.cell_entries.empty()) {  // the plan indexed its cells: the square kernel where K has one
@@ -505,7 +505,7 @@ template <typename V, typename I>
 const char* tensor_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features) {
   if (tensor_core_entries(a, k, features) == 0) return "";
   const bool own_precision = features == dtype_of<V>();  // run_tensor's squares take only those
-  if (own_precision && wgmma_squares_run(a, k)) return "wgmma-squares";
+  if (own_precision && wgmma_squares_run(a, k)) return a.wgmma_walk ? "wgmma-walk" : "wgmma-squares";
   if (own_precision && !a.tiles.cell_entries.empty() && with_tensor_square_config<V>(k, [](auto) {})) return "squares";
   return "units";
 }

@@ -20,8 +20,8 @@ void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseVie
 template <typename V, typename I>
 int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features);
 
-// Which kernel runs them (core/plan_stats.hpp): "units", "squares" or "wgmma-squares"; "" where
-// tensor_core_entries is 0.
+// Which kernel runs them (core/plan_stats.hpp): "units", "squares", "wgmma-squares" or
+// "wgmma-walk"; "" where tensor_core_entries is 0.
 template <typename V, typename I>
 const char* tensor_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features);
 

@@ -386,6 +386,46 @@ struct SddmmWgmmaSquareConfig {
   static_assert(kOperandBytes % kSwizzleAtomBytes == 0, "operands start on swizzle atoms");
 };
 
+// The wgmma kernel that walks tiles with its X1 rows held (sddmm_wgmma_walk_kernel.cuh; sm_90a,
+// 16-bit features, K = 128 / 256, the plans the square kernels take). A tile is 8 strips x 1 chunk
+// (128 x 64 cells, 8 units: a warp each); a block takes a run of consecutive tiles of the row-major
+// tile order, one block a multiprocessor. It stages a row tile's 128 X1 rows once, whole K, and
+// keeps them while it walks that row's chunks, so that only X2's 64 columns move per tile: 128
+// multiply-adds per X2 byte against 64 for the square kernel, which stages both per square.
+template <typename P, int kKValue>
+struct SddmmWgmmaWalkConfig {
+  using Types = P;
+  using Feature = typename P::Feature;
+  using Unit = SddmmTensorConfig<P, kKValue, TensorArithmetic::kHalf>;  // its result pitch and epilogue
+  static constexpr int kK = kKValue;
+  static constexpr int kTileStrips = 8;
+  static constexpr int kTileRows = kTileStrips * kUnitRows;  // 128: two warpgroups of 64
+  static constexpr int kWarps = kTileStrips;                 // warp w: strip w of the tile
+  static constexpr int kThreadsPerBlock = 32 * kWarps;
+  static constexpr int kSliceElements = kSwizzleLineBytes / static_cast<int>(sizeof(Feature));  // 64
+  static constexpr int kSlices = kK / kSliceElements;
+  static constexpr int kStepsPerSlice = kSliceElements / 16;  // wgmma k16 steps
+  // Shared memory: the row tile's X1 lines (slice-major: slice s holds the 128 rows' 128-byte
+  // lines), then kColumnStages tiles of X2 lines (slice-major, 64 columns each), then each warp's
+  // 16 x 64 float32 results. 3 stages at K = 256 (197 KB; a fourth does not fit the 227 KB a block
+  // may take): a tile's columns load while the two before it are multiplied and written out.
+  static constexpr size_t kRowBytes = size_t{kSlices} * kTileRows * kSwizzleLineBytes;
+  static constexpr size_t kColumnBytes = size_t{kSlices} * kUnitCols * kSwizzleLineBytes;
+  static constexpr int kColumnStages = kK >= 256 ? 3 : 4;
+  static constexpr size_t kResultBytes = size_t{kWarps} * Unit::kWarpResultBytes;
+  static constexpr size_t kColumnOffset = kRowBytes;
+  static constexpr size_t kResultOffset = kRowBytes + size_t{kColumnStages} * kColumnBytes;
+  // The dynamic shared memory's start is aligned up to a swizzle atom: up to one atom more.
+  static constexpr size_t kSharedBytes = kResultOffset + kResultBytes + kSwizzleAtomBytes;
+  static constexpr int kMinBlocksPerSm = 1;
+  // Entries each lane of a warp loads (place, output position, value) a tile ahead of writing them.
+  static constexpr int kEntryBatch = 4;
+  static_assert(sizeof(Feature) == 2, "float16 / bfloat16 features");
+  static_assert(kK % kSliceElements == 0 && kSlices >= 1, "whole 128-byte slices of K");
+  static_assert(kColumnOffset % kSwizzleAtomBytes == 0 && kColumnBytes % kSwizzleAtomBytes == 0, "atoms aligned");
+  static_assert(kSharedBytes <= 227 * 1024, "a block's shared memory on sm_90");
+};
+
 // Blocks of a square kernel (SddmmTensorSquareConfig, SddmmWgmmaSquareConfig): one per square of
 // Config::kSquareStrips strips x kSquareChunks chunks, the last ones partial; block b is square
 // (b / column squares, b % column squares).

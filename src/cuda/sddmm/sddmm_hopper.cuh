@@ -17,11 +17,13 @@ namespace sddmm::cuda {
 
 constexpr bool kHaveHopperKernels = SDDMM_HOPPER_KERNELS != 0;
 
-// Launches the wgmma square kernel (sddmm_wgmma_square_kernel.cuh) over every square of the
-// plan's cells for features, values and output of 16-bit type V at this K; false where it has no
-// kernel for K (or the build none at all). The caller checked that the device is sm_90.
+// Launches a wgmma kernel over every cell of the plan's indexed cells for features, values and
+// output of 16-bit type V at this K: the walk kernel (sddmm_wgmma_walk_kernel.cuh) where `walk`,
+// else the square kernel (sddmm_wgmma_square_kernel.cuh); false where neither has K (or the build
+// has no Hopper kernels). The caller checked that the device is sm_90.
 template <typename V, typename I>
-bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, int64_t k, cudaStream_t stream);
+bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, int64_t k, bool walk,
+                          cudaStream_t stream);
 
 // The K the wgmma square kernel has, each an instantiation (K = 64 was measured and lost:
 // bench/RESULTS.md), and whether it takes a call's K (the choice in sddmm.cu asks before it

@@ -69,12 +69,12 @@ __device__ __forceinline__ void wgmma_commit() {
 
 // Waits until at most kPending of the warpgroup's newest wgmma groups are in flight; d is named so
 // that the compiler reads the accumulators only after it.
-template <int kPending>
-__device__ __forceinline__ void wgmma_wait(float (&d)[64]) {
+template <int kPending, int kRegs>
+__device__ __forceinline__ void wgmma_wait(float (&d)[kRegs]) {
 #if SDDMM_WGMMA_DEVICE
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
 #pragma unroll
-  for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(d[i])::"memory");
+  for (int i = 0; i < kRegs; ++i) asm volatile("" : "+f"(d[i])::"memory");
 #else
   (void)d;
   __trap();
@@ -113,6 +113,36 @@ __device__ __forceinline__ void wgmma_64x128x16(float (&d)[64], uint64_t a, uint
   (void)d;
   (void)a;
   (void)b;
+  __trap();
+#endif
+}
+
+// The same with 64 columns (B 16 x 64): d holds the 8 tiles of a 16 x 64 unit, d[4 t .. 4 t + 3]
+// as above (the walk kernel: sddmm_wgmma_walk_kernel.cuh); where `accumulate` is false, d = A * B
+// (d's values before are ignored: no instructions to zero it).
+template <typename F>
+__device__ __forceinline__ void wgmma_64x64x16(float (&d)[32], uint64_t a, uint64_t b, bool accumulate) {
+#if SDDMM_WGMMA_DEVICE
+#define SDDMM_WGMMA_OPERANDS                                                                                     \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, " \
+  "%23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, 0;\n}\n"
+  if constexpr (std::is_same_v<F, __half>) {
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 " SDDMM_WGMMA_OPERANDS
+                 : SDDMM_WGMMA_D8(0), SDDMM_WGMMA_D8(8), SDDMM_WGMMA_D8(16), SDDMM_WGMMA_D8(24)
+                 : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
+  } else {
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " SDDMM_WGMMA_OPERANDS
+                 : SDDMM_WGMMA_D8(0), SDDMM_WGMMA_D8(8), SDDMM_WGMMA_D8(16), SDDMM_WGMMA_D8(24)
+                 : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
+  }
+#undef SDDMM_WGMMA_OPERANDS
+#else
+  (void)d;
+  (void)a;
+  (void)b;
+  (void)accumulate;
   __trap();
 #endif
 }
