@@ -113,8 +113,8 @@ __device__ __forceinline__ void write_walk_entries(const WalkRun& run, const Wal
 
 // A tile of the walk and where it lies, advanced one tile at a time: the kernel divides by the
 // chunk count once, not in every step (a 64-bit division is a call of some 70 instructions; with
-// four of them a step the third form of this kernel issued about 610 warp instructions a tile at
-// K = 256 (ncu) and took 1.85 us a tile at K = 128, against 1.55 without them).
+// four of them a step the third form of this kernel took 1.85 us a tile at K = 128, against 1.55
+// without them).
 struct WalkCursor {
   int64_t tile;
   int64_t row_tile;
