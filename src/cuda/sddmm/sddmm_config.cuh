@@ -408,7 +408,8 @@ struct SddmmWgmmaWalkConfig {
   // Shared memory: the row tile's X1 lines (slice-major: slice s holds the 128 rows' 128-byte
   // lines), then kColumnStages tiles of X2 lines (slice-major, 64 columns each), then each warp's
   // 16 x 64 float32 results. 3 stages at K = 256 (197 KB; a fourth does not fit the 227 KB a block
-  // may take): a tile's columns load while the two before it are multiplied and written out.
+  // may take): a tile's columns load while the two before it are multiplied and written out; 4 at
+  // K = 128, where a stage is half the size (133 KB). Neither count was swept.
   static constexpr size_t kRowBytes = size_t{kSlices} * kTileRows * kSwizzleLineBytes;
   static constexpr size_t kColumnBytes = size_t{kSlices} * kUnitCols * kSwizzleLineBytes;
   static constexpr int kColumnStages = kK >= 256 ? 3 : 4;
