@@ -149,4 +149,19 @@ __device__ __forceinline__ void wgmma_64x64x16(float (&d)[32], uint64_t a, uint6
 
 #undef SDDMM_WGMMA_D8
 
+// Warp-level: stores one 16 x 64 unit of float32 sums held in the accumulator layout above (tile t
+// in d[4 t .. 4 t + 3]) at `results`, row r at results + r * kPitch, for the unit's entries to be
+// read back by place (the square and walk kernels' epilogues).
+template <int kPitch>
+__device__ __forceinline__ void stage_unit_sums(const float* d, float* results, int lane) {
+  const int g = lane >> 2;
+  const int q = lane & 3;
+#pragma unroll
+  for (int t = 0; t < 8; ++t) {
+    float* const at = results + t * 8 + 2 * q;
+    *reinterpret_cast<float2*>(at + g * kPitch) = make_float2(d[4 * t], d[4 * t + 1]);
+    *reinterpret_cast<float2*>(at + (g + 8) * kPitch) = make_float2(d[4 * t + 2], d[4 * t + 3]);
+  }
+}
+
 }  // namespace sddmm::cuda

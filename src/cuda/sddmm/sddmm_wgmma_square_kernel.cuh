@@ -79,18 +79,9 @@ __device__ __forceinline__ void write_square_entries(const float (&d)[64], float
                                                      const SddmmTensorArgs<typename Config::Types, I>& a, int lane) {
   using Batch = EntryBatch<Config, I>;
   static_assert(Config::kSquareChunks == 2, "two units a warp");
-  const int g = lane >> 2;
-  const int q = lane & 3;
+  static_assert(Config::Unit::kTiles == 8, "16 x 64 units");
 #pragma unroll
-  for (int c = 0; c < 2; ++c) {
-#pragma unroll
-    for (int t = 0; t < Config::Unit::kTiles; ++t) {
-      const float* const tile = d + 32 * c + 4 * t;
-      float* const at = results + c * Batch::kUnitFloats + t * 8 + 2 * q;
-      *reinterpret_cast<float2*>(at + g * Batch::kPitch) = make_float2(tile[0], tile[1]);
-      *reinterpret_cast<float2*>(at + (g + 8) * Batch::kPitch) = make_float2(tile[2], tile[3]);
-    }
-  }
+  for (int c = 0; c < 2; ++c) stage_unit_sums<Batch::kPitch>(d + 32 * c, results + c * Batch::kUnitFloats, lane);
   __syncwarp();
   ahead.store(results, a);
   for (int64_t base = 32 * Batch::kBatch; base < run.count(); base += 32 * Batch::kBatch) {

@@ -23,21 +23,6 @@
 
 namespace sddmm::cuda {
 
-// Warp-level: stages the warp's unit of float32 results (d, in wgmma's accumulator layout) in its
-// `results` (the unit kernel's pitch).
-template <typename Config>
-__device__ __forceinline__ void stage_walk_results(const float (&d)[32], float* results, int lane) {
-  constexpr int kPitch = Config::Unit::kResultPitch;
-  const int g = lane >> 2;
-  const int q = lane & 3;
-#pragma unroll
-  for (int u = 0; u < Config::Unit::kTiles; ++u) {
-    float* const at = results + u * 8 + 2 * q;
-    *reinterpret_cast<float2*>(at + g * kPitch) = make_float2(d[4 * u], d[4 * u + 1]);
-    *reinterpret_cast<float2*>(at + (g + 8) * kPitch) = make_float2(d[4 * u + 2], d[4 * u + 3]);
-  }
-}
-
 // A unit's run of entries: [begin, end) of the unit-ordered arrays.
 struct WalkRun {
   int64_t begin = 0;
@@ -257,7 +242,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     __syncthreads();
     copy_columns(copy);
     copy.advance(a.chunks, kStages);
-    if (!first_step) stage_walk_results<Config>(d, results, lane);
+    if (!first_step) stage_unit_sums<Config::Unit::kResultPitch>(d, results, lane);
     const uint64_t b_stage = b_descriptor + static_cast<uint64_t>(now.stage * (Config::kColumnBytes >> 4));
     wgmma_fence();
 #pragma unroll
@@ -285,7 +270,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     step(odd, even);
   }
   const auto finish = [&](const Slot& last_tile) {  // written out after the loop
-    stage_walk_results<Config>(d, results, lane);
+    stage_unit_sums<Config::Unit::kResultPitch>(d, results, lane);
     write_walk_entries<Config, I>(last_tile.written, last_tile.batch, results, a, lane);
   };
   if (now.tile < last) {
