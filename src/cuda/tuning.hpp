@@ -469,7 +469,7 @@ constexpr bool kTensorWgmmaSquares = true;
 // 93.3 (lost). The walk's tiles cost nearly the same whatever their entries (about 1.4 us a tile
 // at K = 128 on one block of 8 warps a multiprocessor, issue-bound: 460 warp instructions a tile
 // at K = 256); the squares' blocks, two a multiprocessor, pay per entry. 7.5 % lies between the
-// densities that lost and won; not measured between them.
+// densities that lost and won; not measured between them. The rule: sddmm/walk_rule.cpp.
 constexpr double kTensorWgmmaWalkMinDensity = 0.075;
 
 // ... and such plans list their units from this fill (SDDMM_TC_WGMMA_MIN_DENSITY) instead of

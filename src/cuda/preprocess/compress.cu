@@ -42,6 +42,7 @@
 #include "cuda/preprocess/radix_sort.cuh"
 #include "cuda/preprocess/sorted.cuh"
 #include "cuda/sddmm/sddmm_hopper.cuh"
+#include "cuda/sddmm/walk_rule.hpp"
 #include "cuda/spmm/spmm_slab.cuh"
 #include "cuda/tiles.cuh"
 #include "cuda/tuning.hpp"
@@ -272,15 +273,6 @@ bool has_tensor_cores(int device) { return compute_capability(device) >= 80; }
 // wgmma (the Hopper kernels, built for sm_90a) runs on compute capability 9.0 exactly.
 bool is_sm90(int device) { return compute_capability(device) == 90; }
 
-// Whether the wgmma kernels take the walk kernel rather than the squares (tuning.hpp,
-// kTensorWgmmaWalkMinDensity): by the matrix's density, unless SDDMM_TC_WGMMA_WALK says (`forced`
-// 1 or 0; -1: the rule).
-bool wgmma_walk_pays(const MatrixInfo& info, int forced) {
-  if (forced >= 0) return forced == 1;
-  const double cells = static_cast<double>(info.rows) * static_cast<double>(info.cols);
-  return cells > 0 && static_cast<double>(info.nnz) >= kTensorWgmmaWalkMinDensity * cells;
-}
-
 // The dense units of a plan that lists them (float16/bfloat16/float32 values, sm_80+). They are an
 // optimisation: when their arrays find no memory, the plan goes without and every entry stays on
 // the CUDA cores.
@@ -435,7 +427,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_k_parts = sddmm_k_parts();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
   p.wgmma_squares = kHaveHopperKernels && sizeof(T) == 2 && tensor_wgmma_squares() && is_sm90(info.device_id);
-  p.wgmma_walk = wgmma_walk_pays(info, tensor_wgmma_walk());
+  p.wgmma_walk = wgmma_walk_pays(info.rows, info.cols, info.nnz, tensor_wgmma_walk());
 
   // One scratch for every phase below, sized for the largest.
   const size_t sorts = std::max(in_row_order ? 0 : sort_scratch_bytes<I>(nnz, info.rows, stream),
