@@ -12,7 +12,7 @@
 // first, so that no instruction reads a register the tensor cores are writing: ptxas otherwise
 // waits for them): the cell's run of the unit-ordered arrays, empty where the plan left the unit
 // to the CUDA cores (computed, dropped) or past the matrix (zeros staged). Its first kEntryBatch x
-// 32 entries were loaded while tile j - 1 was multiplied, and its run looked up a tile before.
+// 32 entries were loaded while tile j - 1 was multiplied, its run looked up two steps before that.
 #pragma once
 
 #include <cstdint>
