@@ -401,7 +401,8 @@ struct SddmmWgmmaWalkConfig {
   static constexpr int kTileStrips = 8;
   static constexpr int kTileRows = kTileStrips * kUnitRows;  // 128: two warpgroups of 64
   static constexpr int kWarps = kTileStrips;                 // warp w: strip w of the tile
-  static constexpr int kThreadsPerBlock = 32 * kWarps;
+  static constexpr int kCopyWarp = kWarps;                   // and one more for the copies
+  static constexpr int kThreadsPerBlock = 32 * (kWarps + 1);
   static constexpr int kSliceElements = kSwizzleLineBytes / static_cast<int>(sizeof(Feature));  // 64
   static constexpr int kSlices = kK / kSliceElements;
   static constexpr int kStepsPerSlice = kSliceElements / 16;  // wgmma k16 steps
@@ -416,8 +417,12 @@ struct SddmmWgmmaWalkConfig {
   static constexpr size_t kResultBytes = size_t{kWarps} * Unit::kWarpResultBytes;
   static constexpr size_t kColumnOffset = kRowBytes;
   static constexpr size_t kResultOffset = kRowBytes + size_t{kColumnStages} * kColumnBytes;
+  // Then, for each stage, where the tile's 8 units' runs start and end: 9 cell offsets (int64),
+  // copied with the tile's columns.
+  static constexpr size_t kRunSlotBytes = 16 * sizeof(int64_t);
+  static constexpr size_t kRunOffset = kResultOffset + kResultBytes;
   // The dynamic shared memory's start is aligned up to a swizzle atom: up to one atom more.
-  static constexpr size_t kSharedBytes = kResultOffset + kResultBytes + kSwizzleAtomBytes;
+  static constexpr size_t kSharedBytes = kRunOffset + size_t{kColumnStages} * kRunSlotBytes + kSwizzleAtomBytes;
   static constexpr int kMinBlocksPerSm = 1;
   // Entries each lane of a warp loads (place, output position, value) a tile ahead of writing them.
   static constexpr int kEntryBatch = 4;

@@ -2,17 +2,18 @@
 // (SddmmWgmmaWalkConfig; sm_90a, 16-bit features, the plans the square kernels take:
 // TensorTiles::cell_entries). A tile is 8 strips x 1 chunk (128 x 64 cells); tiles are numbered
 // row-major (row tile r = strips 8 r .. 8 r + 7, chunk c: tile r * chunks + c) and each block, one a
-// multiprocessor, takes a run of consecutive ones. The block stages its row tile's 128 X1 rows once
-// (whole K) and keeps them while it walks the row's chunks; per tile only the chunk's 64 X2 columns
-// are copied, by cp.async in the 128-byte swizzle wgmma reads, kColumnStages - 1 tiles ahead.
-// Warpgroup g multiplies rows 64 g .. + 63 by the 64 columns (wgmma.m64n64k16, K / 16 of them), so
-// that warp w holds unit (strip w, chunk) in the unit kernel's accumulator layout. Each warp stages
-// tile j - 1's float32 results in shared memory of its own before tile j's products start into
-// the same registers, and writes out tile j - 1's entries from there while they run (staged
-// first, so that no instruction reads a register the tensor cores are writing: ptxas otherwise
-// waits for them): the cell's run of the unit-ordered arrays, empty where the plan left the unit
-// to the CUDA cores (computed, dropped) or past the matrix (zeros staged). Its first kEntryBatch x
-// 32 entries were loaded while tile j - 1 was multiplied, its run looked up two steps before that.
+// multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and a copy warp
+// (walk_copy_warp), which stages the row tile's 128 X1 rows once (whole K), kept while the block
+// walks the row's chunks, and per tile the chunk's 64 X2 columns and its units' runs, by cp.async
+// in the 128-byte swizzle wgmma reads, kColumnStages - 1 tiles ahead. Warpgroup g multiplies rows
+// 64 g .. + 63 by the 64 columns (wgmma.m64n64k16, K / 16 of them), so that warp w holds unit
+// (strip w, chunk) in the unit kernel's accumulator layout. Each warp stages tile j - 1's float32
+// results in shared memory of its own before tile j's products start into the same registers,
+// and writes out tile j - 1's entries from there while they run (staged first, so that no
+// instruction reads a register the tensor cores are writing: ptxas otherwise waits for them): the
+// cell's run of the unit-ordered arrays, empty where the plan left the unit to the CUDA cores
+// (computed, dropped) or past the matrix (zeros staged). Its first kEntryBatch x 32 entries were
+// loaded while tile j - 1 was multiplied.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,23 @@ struct WalkRun {
   int64_t end = 0;
 };
 
+// Hands a loaded value over as if it were computed here (an empty asm statement, ordered after the
+// block barrier, which is one too), so that the compiler computes nothing from it earlier: NVVM
+// hoisted the output addresses of a batch loaded in one step above the next step's barrier, and
+// a use of a loaded register waits for every load of the warp still in flight, the step's own.
+template <typename T>
+__device__ __forceinline__ T pinned(T v) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "a 16-, 32- or 64-bit value");
+  if constexpr (sizeof(T) == 8) {
+    asm volatile("" : "+l"(reinterpret_cast<unsigned long long&>(v)));
+  } else if constexpr (sizeof(T) == 4) {
+    asm volatile("" : "+r"(reinterpret_cast<unsigned&>(v)));
+  } else {
+    asm volatile("" : "+h"(reinterpret_cast<unsigned short&>(v)));
+  }
+  return v;
+}
+
 // What a lane writes of kEntryBatch x 32 entries of a unit's run (entries base + 32 j + lane): the
 // arrays' elements as loaded, nothing computed from them, so that the loads stay in flight until
 // the next tile's step writes them out (a value used at once would wait out the load's latency in
@@ -42,9 +60,13 @@ struct WalkBatch {
   int local[kBatch];
   I position[kBatch];
   V value[kBatch];
+  // The run's entries after these, computed where the batch is loaded: a step that kept the run
+  // itself for the writes copied a loaded register, and a copy waits for every load in flight.
+  WalkRun rest;
 
   __device__ __forceinline__ void load(const WalkRun& run, int64_t base,
                                        const SddmmTensorArgs<typename Config::Types, I>& a, int lane) {
+    rest = WalkRun{run.begin + base + 32 * kBatch, run.end};
     const int64_t start = run.begin + base + lane;
     const int64_t left = run.end - start;  // entries from this lane's first on
     const uint16_t* const local_at = a.local + start;
@@ -70,27 +92,27 @@ struct WalkBatch {
     constexpr int kPitch = Config::Unit::kResultPitch;
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) {
-      const bool entry = local[j] != kNone;
-      const int place = entry ? local[j] : 0;
+      const int here = pinned(local[j]);
+      const bool entry = here != kNone;
+      const int place = entry ? here : 0;
       const float result = results[(place % kUnitRows) * kPitch + place / kUnitRows];
-      const float scale = a.value != nullptr ? widen(value[j]) : 1.0f;
-      if (entry) a.out[static_cast<int64_t>(position[j])] = narrow<O>(scale * result);
+      const float scale = a.value != nullptr ? widen(pinned(value[j])) : 1.0f;
+      if (entry) a.out[static_cast<int64_t>(pinned(position[j]))] = narrow<O>(scale * result);
     }
   }
 };
 
 // Warp-level: writes out a unit's run of entries from its staged results: `first`, the first
-// batch, loaded a step before, then the rest a batch at a time.
+// batch, loaded a step before, then the rest of the run a batch at a time.
 template <typename Config, typename I>
-__device__ __forceinline__ void write_walk_entries(const WalkRun& run, const WalkBatch<Config, I>& first,
-                                                   const float* results,
+__device__ __forceinline__ void write_walk_entries(const WalkBatch<Config, I>& first, const float* results,
                                                    const SddmmTensorArgs<typename Config::Types, I>& a, int lane) {
   using Batch = WalkBatch<Config, I>;
   __syncwarp();  // the staged results are in
   first.store(results, a);
-  for (int64_t base = 32 * Batch::kBatch; run.begin + base < run.end; base += 32 * Batch::kBatch) {
+  for (int64_t base = 0; first.rest.begin + base < first.rest.end; base += 32 * Batch::kBatch) {
     Batch more;
-    more.load(run, base, a, lane);
+    more.load(first.rest, base, a, lane);
     more.store(results, a);
   }
   __syncwarp();  // every lane is done reading them before the next tile's are staged
@@ -116,79 +138,89 @@ struct WalkCursor {
   }
 };
 
+// The barrier the copy warp and the multiplying warps meet at, from their own code: barrier 1 with
+// an explicit count of threads, in its unaligned form (barrier.sync; bar.sync is
+// barrier.sync.aligned, which promises that the warps of a generation execute one and the same
+// instruction: compute-sanitizer's synccheck reports each of them as a divergent barrier, as it
+// does __syncthreads reached so).
+template <int kThreads>
+__device__ __forceinline__ void walk_barrier() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("barrier.sync 1, %0;\n" ::"n"(kThreads) : "memory");
+#endif
+}
+
+// The copy warp (warp Config::kCopyWarp): copies the X1 lines of each row tile and the X2 columns of
+// each tile kStages - 1 tiles ahead, by cp.async, in the 128-byte swizzle wgmma reads; the other
+// warps only multiply and write. It meets them at the same block barriers, step for step: where
+// a row tile starts (every warpgroup done with the X1 lines) and before each tile (its columns in
+// and made visible to the tensor cores, the stage of the tile before free). Only this warp issues
+// cp.async, so only it needs the proxy fence, which ptxas compiles with a memory barrier
+// (MEMBAR.ALL.CTA) that orders every earlier load of the thread issuing it: in this kernel's first
+// form every warp copied, fenced and loaded entries.
+// Lane l copies piece l % 8 of lines l / 8 + 4 i: lines 4 apart alternate between two places in
+// the swizzle atom (lines 8 apart share one), hence the two offsets.
 template <typename Config, typename I>
-__global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
-    sddmm_wgmma_walk_kernel(const SddmmTensorArgs<typename Config::Types, I> a) {
+__device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Config::Types, I>& a, unsigned aligned,
+                                               int64_t first, int64_t last, int lane) {
   using F = typename Config::Feature;
   constexpr int kSlices = Config::kSlices;
   constexpr int kStages = Config::kColumnStages;
-  constexpr int kPieces = kSwizzleLineBytes / 16;                  // 16-byte pieces of a staged line
+  constexpr int kPieces = kSwizzleLineBytes / 16;  // 16-byte pieces of a staged line
   constexpr int kPieceElements = 16 / static_cast<int>(sizeof(F));
-  constexpr int kLineStep = Config::kThreadsPerBlock / kPieces;    // lines between a thread's copies
-  constexpr int kRowCopies = kSlices * Config::kTileRows / kLineStep;
-  constexpr int kColumnCopies = kSlices * kUnitCols / kLineStep;
-  static_assert(kLineStep % 8 == 0, "a thread's lines share their place in the swizzle atom");
-  static_assert(Config::kTileRows % kLineStep == 0 && kUnitCols % kLineStep == 0, "whole copies");
-  extern __shared__ __align__(16) unsigned char shared_raw[];
-  const unsigned raw = shared_address(shared_raw);
-  const unsigned aligned = (raw + kSwizzleAtomBytes - 1) & ~unsigned{kSwizzleAtomBytes - 1};
-  float* const results = reinterpret_cast<float*>(shared_raw + (aligned - raw) + Config::kResultOffset) +
-                         (threadIdx.x / 32) * (kUnitRows * Config::Unit::kResultPitch);
-  const int warp = threadIdx.x / 32;
-  const int lane = threadIdx.x & 31;
-  const int64_t row_tiles = (a.strips + Config::kTileStrips - 1) / Config::kTileStrips;
-  const int64_t tiles = row_tiles * a.chunks;
-  const int64_t first = tiles * blockIdx.x / gridDim.x;
-  const int64_t last = tiles * (blockIdx.x + 1) / gridDim.x;
-  if (first >= last) return;
-
-  // This thread copies piece `piece` of staged lines `line` + m * kLineStep; each of them sits at
-  // the same place of its swizzle atom. Rows and columns past the matrix read as zeros.
-  const int piece = threadIdx.x % kPieces;
-  const int line = threadIdx.x / kPieces;
-  const unsigned offset = static_cast<unsigned>(swizzled_offset(line, piece));
+  constexpr int kLineStep = 32 / kPieces;          // lines a copy instruction of the warp covers
+  static_assert(kLineStep == 4, "lines 4 apart: two places in the swizzle atom");
+  const int piece = lane % kPieces;
+  const int line = lane / kPieces;
+  const unsigned offset[2] = {static_cast<unsigned>(swizzled_offset(line, piece)),
+                              static_cast<unsigned>(swizzled_offset(line + kLineStep, piece))};
+  // Copy i of a group takes line line + 4 i: offset[i % 2] + (i / 2) atoms from the start.
+  const auto line_target = [&](unsigned start, int i) {
+    return start + offset[i % 2] + static_cast<unsigned>((i / 2) * kSwizzleAtomBytes);
+  };
   const auto copy_rows = [&](int64_t row_tile) {  // the row tile's X1 lines, slice-major
+    const F* const tile_x1 = a.x1 + (row_tile * Config::kTileRows + line) * a.x1_ld + piece * kPieceElements;
+#pragma unroll 4
+    for (int i = 0; i < Config::kTileRows / kLineStep; ++i) {
+      const bool inside = row_tile * Config::kTileRows + line + i * kLineStep < a.rows;
+      const F* const from = inside ? tile_x1 + i * kLineStep * a.x1_ld : a.x1;
 #pragma unroll
-    for (int m = 0; m < kRowCopies; ++m) {
-      const int staged = line + m * kLineStep;
-      const int64_t row = row_tile * Config::kTileRows + staged % Config::kTileRows;
-      const bool inside = row < a.rows;
-      const F* const from =
-          inside ? a.x1 + row * a.x1_ld + (staged / Config::kTileRows) * Config::kSliceElements + piece * kPieceElements
-                 : a.x1;
-      copy_16_async(aligned + offset + static_cast<unsigned>(m * kLineStep * kSwizzleLineBytes), from, inside);
+      for (int s = 0; s < kSlices; ++s) {
+        copy_16_async(line_target(aligned + static_cast<unsigned>(s * Config::kTileRows * kSwizzleLineBytes), i),
+                      from + (inside ? s * Config::kSliceElements : 0), inside);
+      }
     }
   };
-  // Where this thread's column copies read, from the chunk's first column (elements): a chunk's 64
-  // columns are two steps of lines, so copy m takes column line + (m % 2) kLineStep of the chunk
-  // and slice m / 2; per tile only the chunk's start is added.
-  static_assert(kUnitCols == 2 * kLineStep, "a chunk's columns in two steps of lines");
-  const int64_t column_offset[2] = {line * a.x2_ld + piece * kPieceElements,
-                                    (line + kLineStep) * a.x2_ld + piece * kPieceElements};
-  const auto copy_columns = [&](const WalkCursor& at) {  // one group of copies, empty past the run
+  // One group of copies, empty past the run: the chunk's 64 X2 columns, slice-major (a column past
+  // the matrix reads nothing: its source stays X2's first element), and the offsets of the tile's
+  // 9 cells (chunk, strips 8 r .. 8 r + 8; past the last strip, its end), from which warp w takes
+  // its unit's run [offset w, offset w + 1), as cell_run reads them.
+  const auto copy_columns = [&](const WalkCursor& at) {
     if (at.tile < last) {
+      if (lane <= Config::kTileStrips) {
+        const int64_t strip = at.row_tile * Config::kTileStrips + lane;
+        copy_8_async(aligned + static_cast<unsigned>(Config::kRunOffset + at.stage * Config::kRunSlotBytes +
+                                                     lane * sizeof(int64_t)),
+                     a.cell_entries + at.chunk * a.strips + (strip < a.strips ? strip : a.strips));
+      }
       const unsigned stage = aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes);
-      const int64_t first_col = at.chunk * kUnitCols;
-      const F* const chunk_x2 = a.x2 + first_col * a.x2_ld;
+      const int64_t first_col = at.chunk * kUnitCols + line;
+      const F* const chunk_x2 = a.x2 + first_col * a.x2_ld + piece * kPieceElements;
 #pragma unroll
-      for (int m = 0; m < kColumnCopies; ++m) {
-        const bool inside = first_col + line + (m % 2) * kLineStep < a.cols;
-        const F* const from = inside ? chunk_x2 + column_offset[m % 2] + (m / 2) * Config::kSliceElements : a.x2;
-        copy_16_async(stage + offset + static_cast<unsigned>(m * kLineStep * kSwizzleLineBytes), from, inside);
+      for (int i = 0; i < kUnitCols / kLineStep; ++i) {
+        const bool inside = first_col + i * kLineStep < a.cols;
+        const F* const from = inside ? chunk_x2 + i * kLineStep * a.x2_ld : a.x2;
+#pragma unroll
+        for (int s = 0; s < kSlices; ++s) {
+          copy_16_async(line_target(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), i),
+                        from + (inside ? s * Config::kSliceElements : 0), inside);
+        }
       }
     }
     commit_copies();
   };
-  const auto find_run = [&](const WalkCursor& at) {  // the warp's unit of a tile (none past the run)
-    WalkRun run;
-    if (at.tile < last) cell_run(a, at.row_tile * Config::kTileStrips + warp, at.chunk, run.begin, run.end);
-    return run;
-  };
 
-  // Tile j (`now`), the one whose run is looked up (j + 2) and the one whose columns are copied
-  // (j + kStages - 1).
   WalkCursor now{first, first / a.chunks, first % a.chunks, 0};
-  WalkCursor look = now;
   WalkCursor copy = now;
   // The first row tile's X1 lines join the first tile's group; kStages - 1 groups in flight.
   copy_rows(now.row_tile);
@@ -197,6 +229,52 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     copy_columns(copy);
     copy.advance(a.chunks, kStages);
   }
+  for (; now.tile < last; now.advance(a.chunks, kStages)) {
+    if (now.tile != first && now.chunk == 0) {
+      // A new row tile: the columns in flight land first, so that the groups stay in order; then,
+      // once every warpgroup is done with the X1 lines, this row tile's.
+      wait_copies<0>();
+      walk_barrier<Config::kThreadsPerBlock>();
+      copy_rows(now.row_tile);
+      commit_copies();
+      wait_copies<0>();
+    }
+    // This tile's columns are in (made visible to the tensor cores' reads, then to everyone);
+    // after the barrier every warpgroup is done with tile j - 1, whose stage the copies reuse.
+    wait_copies<kStages - 2>();
+    fence_proxy_async();
+    walk_barrier<Config::kThreadsPerBlock>();
+    copy_columns(copy);
+    copy.advance(a.chunks, kStages);
+  }
+}
+
+template <typename Config, typename I>
+__global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
+    sddmm_wgmma_walk_kernel(const SddmmTensorArgs<typename Config::Types, I> a) {
+  using F = typename Config::Feature;
+  constexpr int kSlices = Config::kSlices;
+  constexpr int kStages = Config::kColumnStages;
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  const unsigned raw = shared_address(shared_raw);
+  const unsigned aligned = (raw + kSwizzleAtomBytes - 1) & ~unsigned{kSwizzleAtomBytes - 1};
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x & 31;
+  const int64_t row_tiles = (a.strips + Config::kTileStrips - 1) / Config::kTileStrips;
+  const int64_t tiles = row_tiles * a.chunks;
+  const int64_t first = tiles * blockIdx.x / gridDim.x;
+  const int64_t last = tiles * (blockIdx.x + 1) / gridDim.x;
+  if (first >= last) return;
+  if (warp == Config::kCopyWarp) {
+    walk_copy_warp<Config, I>(a, aligned, first, last, lane);
+    return;
+  }
+  float* const results = reinterpret_cast<float*>(shared_raw + (aligned - raw) + Config::kResultOffset) +
+                         warp * (kUnitRows * Config::Unit::kResultPitch);
+  // Each stage's cell offsets (walk_copy_warp), this warp's first.
+  const int64_t* const runs =
+      reinterpret_cast<const int64_t*>(shared_raw + (aligned - raw) + Config::kRunOffset) + warp;
+  WalkCursor now{first, first / a.chunks, first % a.chunks, 0};  // tile j
 
   // The wgmma descriptors of warpgroup g's 64 rows of the held X1 lines and of the first stage's
   // columns; a step of the products adds its offset (bytes / 16) to them instead of building each
@@ -206,43 +284,24 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const uint64_t a_descriptor =
       wgmma_descriptor(aligned + static_cast<unsigned>((warp / 4) * 64 * kSwizzleLineBytes));
   const uint64_t b_descriptor = wgmma_descriptor(aligned + static_cast<unsigned>(Config::kColumnOffset));
-  float d[32];
-  // What a step keeps of a tile: its run, looked up two tiles ahead, then (`written`) kept for its
-  // writes, and its first entries, loaded during its products. The loop runs two steps at a time,
-  // one slot each, so that no step copies a register whose load is still in flight (a copy waits
-  // for it: the second form of this kernel, one slot copied forward each step, took 1.9 us a tile).
-  struct Slot {
-    WalkRun run;
-    WalkRun written;
-    WalkBatch<Config, I> batch;
-  };
-  Slot even, odd;  // tiles first, first + 2, ... and first + 1, first + 3, ...
-  even.run = find_run(look);
-  look.advance(a.chunks, kStages);
-  odd.run = find_run(look);
-  look.advance(a.chunks, kStages);
-  // Step of tile j (`now`): multiplies it (into d) while the warps write out tile j - 1 (`before`);
-  // `mine` is tile j's slot.
-  const auto step = [&](Slot& mine, Slot& before) {
-    const bool first_step = now.tile == first;
-    if (!first_step && now.chunk == 0) {
-      // A new row tile: every warpgroup is done with the X1 lines (each waited for its products
-      // before this barrier); the columns in flight land first, so that the groups stay in order.
-      wait_copies<0>();
-      __syncthreads();
-      copy_rows(now.row_tile);
-      commit_copies();
-      wait_copies<0>();
-    }
-    // This tile's columns are in (this thread's copies, made visible to the tensor cores' reads,
-    // then everyone's), and every warpgroup is done with tile j - 1, whose stage the copies below
-    // overwrite.
-    wait_copies<kStages - 2>();
-    fence_proxy_async();
-    __syncthreads();
-    copy_columns(copy);
-    copy.advance(a.chunks, kStages);
-    if (!first_step) stage_unit_sums<Config::Unit::kResultPitch>(d, results, lane);
+  float d[32] = {};  // staged in the first step too (no branch: see start()), never written out
+  // What a step keeps of a tile for the next: its first entries (and the rest of its run), loaded
+  // during its products. The loop runs two steps at a time, one batch each, so that no step
+  // copies a register whose load is still in flight (a copy waits for it: the second form of this
+  // kernel, one batch copied forward each step, took 1.9 us a tile). The runs come through shared
+  // memory, copied by the copy warp with the tile's columns: looked up by each warp two tiles
+  // ahead, as this kernel's earlier forms did, they were loads whose registers ptxas moved between
+  // the loop's two steps, and each move waited for every load in flight.
+  using Batch = WalkBatch<Config, I>;
+  Batch even, odd;  // tiles first, first + 2, ... and first + 1, first + 3, ...
+  odd.load(WalkRun{}, 0, a, lane);  // no entries: what the first step writes out
+  // Tile j (`now`) in two halves. start(): once the block's barriers pass (the copy warp's, in
+  // walk_copy_warp, one for one), tile j - 1's results are staged (in the first step the batch
+  // before holds no entries) and tile j's products start, into d.
+  const auto start = [&] {
+    if (now.tile != first && now.chunk == 0) walk_barrier<Config::kThreadsPerBlock>();  // X1 lines free
+    walk_barrier<Config::kThreadsPerBlock>();  // tile j's columns (and rows) in, tile j - 1 done
+    stage_unit_sums<Config::Unit::kResultPitch>(d, results, lane);
     const uint64_t b_stage = b_descriptor + static_cast<uint64_t>(now.stage * (Config::kColumnBytes >> 4));
     wgmma_fence();
 #pragma unroll
@@ -256,28 +315,41 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
       }
     }
     wgmma_commit();
-    // While the products run: this tile's first entries, tile j - 1's writes, the run of j + 2.
-    mine.batch.load(mine.run, 0, a, lane);
-    if (!first_step) write_walk_entries<Config, I>(before.written, before.batch, results, a, lane);
-    mine.written = mine.run;
-    mine.run = find_run(look);
-    look.advance(a.chunks, kStages);
+  };
+  // finish(): while the products run, tile j - 1's writes (`before`), then tile j's first entries
+  // (`mine`); then the products' end. In this order: every load of a warp counts on one
+  // scoreboard, so a value loaded in the step before, used after this step's loads were issued,
+  // would wait for them too.
+  const auto finish = [&](Batch& mine, const Batch& before) {
+    // (A branch the compiler cannot decide keeps the writes, the first use of the loads of the step
+    // before, after the products' start: ptxas otherwise moved that use above them.)
+    if (a.out != nullptr) write_walk_entries<Config, I>(before, results, a, lane);
+    const int64_t* const run = runs + now.stage * (Config::kRunSlotBytes / sizeof(int64_t));
+    mine.load(WalkRun{run[0], run[1]}, 0, a, lane);
     now.advance(a.chunks, kStages);
     wgmma_wait<0>(d);
   };
-  while (now.tile + 1 < last) {
-    step(even, odd);
-    step(odd, even);
-  }
-  const auto finish = [&](const Slot& last_tile) {  // written out after the loop
+  const auto write_last = [&](const Batch& last_tile) {
     stage_unit_sums<Config::Unit::kResultPitch>(d, results, lane);
-    write_walk_entries<Config, I>(last_tile.written, last_tile.batch, results, a, lane);
+    write_walk_entries<Config, I>(last_tile, results, a, lane);
   };
-  if (now.tile < last) {
-    step(even, odd);
-    finish(even);
-  } else {
-    finish(odd);
+  // The loop turns between start() and finish(): ptxas waits for the loads in flight where a loop
+  // begins, and there finish() uses the batch of the step before anyway (with the loop at start(),
+  // each second step waited for them before its products, not after).
+  start();
+  while (true) {
+    finish(even, odd);
+    if (now.tile == last) {
+      write_last(even);
+      return;
+    }
+    start();
+    finish(odd, even);
+    if (now.tile == last) {
+      write_last(odd);
+      return;
+    }
+    start();
   }
 }
 
