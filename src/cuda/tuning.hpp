@@ -459,18 +459,20 @@ constexpr double kTensorSquareMinCover = 0.9;
 // mma.sync plan leaves to the CUDA cores, and 1-4 float16 outputs differ, H100).
 constexpr bool kTensorWgmmaSquares = true;
 
-// ... and the walk kernel takes them (sddmm_wgmma_walk_kernel.cuh: a block a multiprocessor holds
-// a row tile's X1 rows while it walks the row's chunks, writing one tile's entries out while the
-// next one's products run) instead of the square kernel where the matrix is at least this dense.
-// Overridable with SDDMM_TC_WGMMA_WALK (1 wherever the squares run, 0 never). Measured (H200,
-// 2026-11-29, 1 against 0 in one build, float16 (bfloat16 within 1 %), us, K = 128 / 256): uniform
-// 8000^2 at 10 % (6.4M) 95.0 / 115.4 against 107.3 / 126.1 (won); 5 % (3.2M) 87.6 / 107.5
-// against 82.0 / 101.6, 4 % 86.6 / 107.0 against 77.5 / 97.9, 3 % 85.8 / 105.2 against 72.6 /
-// 93.3 (lost). The walk's tiles cost nearly the same whatever their entries (about 1.4 us a tile
-// at K = 128 on one block of 8 warps a multiprocessor, issue-bound: 460 warp instructions a tile
-// at K = 256); the squares' blocks, two a multiprocessor, pay per entry. 7.5 % lies between the
-// densities that lost and won; not measured between them. The rule: sddmm/walk_rule.cpp.
-constexpr double kTensorWgmmaWalkMinDensity = 0.075;
+// ... and the walk kernel takes them (sddmm_wgmma_walk_kernel.cuh: a block a multiprocessor, 8
+// multiplying warps and a copy warp, holds a row tile's X1 rows while it walks the row's chunks,
+// writing one tile's entries out while the next one's products run) instead of the square kernel
+// where the matrix is at least this dense: 2.5 %, the density from which 16-bit plans list their
+// units for the wgmma kernels (kTensorWgmmaMinMatrixDensity below), so that the squares keep only
+// plans sparser than that whose units still cover the matrix. Overridable with SDDMM_TC_WGMMA_WALK
+// (1 wherever the squares run, 0 never). Measured (H200, 2026-11-29, the copy-warp form, 1 against
+// 0 in one build, float16 (bfloat16 within 1 %), us, K = 128 / 256): uniform 8000^2 at 10 % (6.4M)
+// 71.4 / 94.2 against 109.4 / 127.1, 5 % 67.7 / 89.4 against 82.9 / 102.6, 4 % 67.2 / 88.5 against
+// 78.2 / 98.1, 3 % 66.4 / 87.3 against 73.2 / 93.5: won everywhere it was measured; below 3 % no
+// plan of the suite takes the wgmma kernels. The kernel's first form (8 warps, each copying and
+// multiplying) lost from 3 to 5 % (85.8-87.6 / 105.2-107.5 us) and took the walk from 7.5 %. The
+// rule: sddmm/walk_rule.cpp.
+constexpr double kTensorWgmmaWalkMinDensity = 0.025;
 
 // ... and such plans list their units from this fill (SDDMM_TC_WGMMA_MIN_DENSITY) instead of
 // kTensorCoreMinDensity where the matrix holds at least kTensorWgmmaMinMatrixDensity of its cells:
