@@ -431,7 +431,7 @@ void check_tensor_squares() {
 
 // The wgmma kernels take the same plans at K = 128 and 256 on sm_90 devices in builds with the
 // Hopper kernels: the walk kernel (src/cuda/sddmm/sddmm_wgmma_walk_kernel.cuh) forced here
-// (SDDMM_TC_WGMMA_WALK=1; by default from 7.5 % dense), the square kernel
+// (SDDMM_TC_WGMMA_WALK=1; by default from 2.5 % dense), the square kernel
 // (sddmm_wgmma_square_kernel.cuh) with SDDMM_TC_WGMMA_WALK=0, both on the square kernel's pattern
 // (partial squares at both edges, a strip of units left to the CUDA cores), every output within
 // the float64 reference's bound, with and without values; and a second pattern of 20 x 18 squares
