@@ -45,74 +45,83 @@ run_step "configure + build (sm_${ARCH:-90})" build.log bash -c "
     -DSDDMM_DOCTEST_DIR=$carry -DSDDMM_TEST_DATA_DIR=$carry/data && cmake --build $build -j \$(nproc)" || {
   printf '%s\n' "${summary[@]}"; exit 1; }
 
-run_step "ctest (CPU + GPU suites)" ctest.log ctest --test-dir "$build" --output-on-failure -j 4
-grep -E "tests passed|Skipped|Failed" "$out/ctest.log" | tail -n 5
-run_step "GPU suite alone (doctest)" gpu-suite.log "$build/tests/sddmm_tests" --gpu-only
-tail -n 3 "$out/gpu-suite.log"
-# ctest ran these too (sddmm_tests_sticky_error, sddmm_tests_two_devices); run again so that the
-# summary names each. The sticky error poisons only its own process's context (no MPS here).
-run_gated_step "sticky CUDA error (own process)" sticky-error.log "$build/tests/sddmm_tests" --sticky-error-only
-tail -n 3 "$out/sticky-error.log"
-run_gated_step "pointers from another device" two-devices.log "$build/tests/sddmm_tests" --two-devices-only
-tail -n 3 "$out/two-devices.log"
+if [ "${SANITIZERS_ONLY:-0}" != 1 ]; then
+  run_step "ctest (CPU + GPU suites)" ctest.log ctest --test-dir "$build" --output-on-failure -j 4
+  grep -E "tests passed|Skipped|Failed" "$out/ctest.log" | tail -n 5
+  run_step "GPU suite alone (doctest)" gpu-suite.log "$build/tests/sddmm_tests" --gpu-only
+  tail -n 3 "$out/gpu-suite.log"
+  # ctest ran these too (sddmm_tests_sticky_error, sddmm_tests_two_devices); run again so that the
+  # summary names each. The sticky error poisons only its own process's context (no MPS here).
+  run_gated_step "sticky CUDA error (own process)" sticky-error.log "$build/tests/sddmm_tests" --sticky-error-only
+  tail -n 3 "$out/sticky-error.log"
+  run_gated_step "pointers from another device" two-devices.log "$build/tests/sddmm_tests" --two-devices-only
+  tail -n 3 "$out/two-devices.log"
+fi
 # Under the sanitizers, three GPU tests are left out (they ran above, unsanitized): the out-of-memory
 # test provokes failing cudaMalloc calls on purpose (memcheck counts each as an API error), the
-# scratch-pool test measures the device's free memory, which the shards' processes running at once
-# move, and the 16-thread x 1000-execute test takes far too long under racecheck. The rest runs in shards of
-# test cases per tool, all processes at once (compute-sanitizer's cost is mostly on the
-# host): the whole suite under racecheck alone took over 7 minutes in one process. The tensor-core
-# cases have shards of their own (with the float32 ones, one shard of all of them ran past a
-# 10-minute call). SANITIZERS picks the tools (default all four), so that a call can run some:
-# at 1a5e7e7 on the H200, SANITIZERS="memcheck racecheck" took 507 s of a 565 s call (too close to
-# the limit: give each its own call), "synccheck initcheck" 31 s. At 904d694 (H200) the build, ctest
-# (130 s) and the GPU suite alone (120 s) took 300 s before the sanitizers began, and "memcheck
-# initcheck synccheck" had not finished two shards by 470 s: run BENCH_ARGS in a call of its own.
-shards=('-tc=*SDDMM matches*'
-        '-tc=*tensor-core*float16*,*tensor-core*bfloat16*'
-        '-tc=*tensor-core*TF32 split*'
-        '-tc=*tensor-core*ALLOW_TF32*,*tensor-core*each arithmetic*'
-        '-tc=*SpMM and transposed*,*heavy-row*'
-        '-tc=*real graphs*'
-        '-tc=*SpMM slab kernel*'
-        '-tc=*narrow lane groups*'
-        '-tce=*out of memory*,*scratch pool*,*16 threads*,*SDDMM matches*,*tensor-core*,*SpMM and transposed*,*heavy-row*,*real graphs*,*SpMM slab kernel*,*narrow lane groups*')
+# scratch-pool test measures the device's free memory, which the other processes running at once
+# move, and the 16-thread x 1000-execute test takes far too long under racecheck. Every other GPU
+# test case runs in a process of its own per tool, SANITIZER_JOBS of them at once (default: the
+# CPU count, at most 16: each holds a CUDA context on the one GPU), case after case in the suite's order, each case's tools together. compute-sanitizer's
+# cost is mostly on the host and serial in a process: shards of many cases, all at once, did not
+# finish in a 10-minute call (H200, 2026-11-29, 9fb280d: memcheck, initcheck and synccheck of 9
+# shards and racecheck of one, 28 processes, cut at 380 s; the same on 3 shards, 10 processes, cut
+# at 405 s), where one process per case, 16 at once, ran those 3 shards' 28 cases under the 3 tools
+# (80 processes) in 267 s, the longest case (SpMM's narrow lane groups) 221-227 s of it.
+# SANITIZERS picks the tools (default all four); SANITIZERS_ONLY=1 skips every other step but the
+# build, so that a call of limited length can run the sanitizers alone.
 read -r -a tools <<<"${SANITIZERS-memcheck racecheck initcheck synccheck}"
+left_out='*out of memory*,*scratch pool*,*16 threads*'
+# doctest lists the names between its banner lines; a comma in a name would split the -tc filter
+# (a list), so each is matched with ? there.
+mapfile -t cases < <("$build/tests/sddmm_tests" --gpu-only --list-test-cases -tce="$left_out" |
+  grep -vE '^(\[doctest\]|=+$|$)')
+sanitize_case() {  # "tool<TAB>case number<TAB>case name": one case under one tool, its log named by both
+  local tool=${1%%$'\t'*} rest=${1#*$'\t'}
+  local i=${rest%%$'\t'*} name=${rest#*$'\t'}
+  compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/sddmm_tests" --gpu-only "-tc=${name//,/?}" \
+    >"$out/sanitizer-$tool-$i.log" 2>&1
+}
+export -f sanitize_case
+export build out
 t0=$SECONDS
-for tool in "${tools[@]}"; do
-  for i in "${!shards[@]}"; do
-    compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/sddmm_tests" --gpu-only "${shards[$i]}" \
-      >"$out/sanitizer-$tool-$i.log" 2>&1 &
-  done
-done
-wait
+for i in "${!cases[@]}"; do
+  for tool in "${tools[@]}"; do printf '%s\t%s\t%s\n' "$tool" "$i" "${cases[$i]}"; done
+done | xargs -d '\n' -P "${SANITIZER_JOBS:-$(( $(nproc) < 16 ? $(nproc) : 16 ))}" -I{} bash -c 'sanitize_case "$1"' _ {}
 for tool in "${tools[@]}"; do
   failed=()
-  for i in "${!shards[@]}"; do
+  for i in "${!cases[@]}"; do
     log="$out/sanitizer-$tool-$i.log"
-    # A shard passes when the tool's summary is clean and doctest's status line says SUCCESS.
-    if ! grep -qE "(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)" "$log" || ! grep -q "Status: SUCCESS" "$log"; then
+    # A case passes when the tool's summary is clean and doctest ran exactly that one case, passed
+    # (a filter that matched nothing would run none and still say SUCCESS).
+    if ! grep -qE "(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)" "$log" ||
+       ! grep -qE "test cases: +1 \| +1 passed \| +0 failed" "$log"; then
       failed+=("$i")
     fi
   done
-  if [ ${#failed[@]} -eq 0 ]; then
-    record "compute-sanitizer $tool" "PASS (${#shards[@]} shards, $((SECONDS - t0)) s for all tools)"
+  if [ ${#cases[@]} -eq 0 ]; then
+    record "compute-sanitizer $tool" "FAIL (no GPU test cases listed)"
+  elif [ ${#failed[@]} -eq 0 ]; then
+    record "compute-sanitizer $tool" "PASS (${#cases[@]} cases, $((SECONDS - t0)) s for all tools)"
   else
-    record "compute-sanitizer $tool" "FAIL (shards ${failed[*]}, see sanitizer-$tool-N.log)"
+    record "compute-sanitizer $tool" "FAIL (cases ${failed[*]}, see sanitizer-$tool-N.log)"
+    for i in "${failed[@]}"; do echo "  $i: ${cases[$i]}"; done
   fi
-  grep -hE "ERROR SUMMARY|RACECHECK SUMMARY|test cases:" "$out"/sanitizer-"$tool"-*.log | sort | uniq -c
 done
-run_step "demo (R-MAT scale 20, K 64)" demo.log "$build/examples/sddmm-demo" --scale 20 --reps 20
-cat "$out/demo.log"
-if [ "${SDDMM_HUGE:-0}" = 1 ]; then
-  run_gated_step "huge sizes (sddmm-huge-check)" huge.log "$build/tests/huge/sddmm-huge-check"
-  cat "$out/huge.log"
-else
-  record "huge sizes (sddmm-huge-check)" "SKIPPED (opt-in: SDDMM_HUGE=1; 129 GB of device memory)"
-fi
-if [ -n "${BENCH_ARGS:-}" ] && [ -x "$build/bench/sddmm-bench" ]; then
-  # shellcheck disable=SC2086
-  run_step "benchmark" bench.log "$build/bench/sddmm-bench" $BENCH_ARGS --json "$out/bench.json" --csv "$out/bench.csv"
-  tail -n 60 "$out/bench.log"
+if [ "${SANITIZERS_ONLY:-0}" != 1 ]; then
+  run_step "demo (R-MAT scale 20, K 64)" demo.log "$build/examples/sddmm-demo" --scale 20 --reps 20
+  cat "$out/demo.log"
+  if [ "${SDDMM_HUGE:-0}" = 1 ]; then
+    run_gated_step "huge sizes (sddmm-huge-check)" huge.log "$build/tests/huge/sddmm-huge-check"
+    cat "$out/huge.log"
+  else
+    record "huge sizes (sddmm-huge-check)" "SKIPPED (opt-in: SDDMM_HUGE=1; 129 GB of device memory)"
+  fi
+  if [ -n "${BENCH_ARGS:-}" ] && [ -x "$build/bench/sddmm-bench" ]; then
+    # shellcheck disable=SC2086
+    run_step "benchmark" bench.log "$build/bench/sddmm-bench" $BENCH_ARGS --json "$out/bench.json" --csv "$out/bench.csv"
+    tail -n 60 "$out/bench.log"
+  fi
 fi
 
 echo
