@@ -68,13 +68,16 @@ fi
 # shards and racecheck of one, 28 processes, cut at 380 s; the same on 3 shards, 10 processes, cut
 # at 405 s), where one process per case, 16 at once, ran those 3 shards' 28 cases under the 3 tools
 # (80 processes) in 267 s, the longest case (SpMM's narrow lane groups) 221-227 s of it.
-# SANITIZERS picks the tools (default all four); SANITIZERS_ONLY=1 skips every other step but the
-# build, so that a call of limited length can run the sanitizers alone.
+# racecheck is the slow one: in the same pool (2e9784a, H200) the 14 cases of differential_test.cpp
+# each ran past 428 s under it, while the 17 others timed alone took 6-168 s. So that calls of limited
+# length can split the work: SANITIZERS picks the tools (default all four), SANITIZER_CASES the
+# cases (a doctest name filter, default all), and SANITIZERS_ONLY=1 skips every other step but the
+# build.
 read -r -a tools <<<"${SANITIZERS-memcheck racecheck initcheck synccheck}"
 left_out='*out of memory*,*scratch pool*,*16 threads*'
 # doctest lists the names between its banner lines; a comma in a name would split the -tc filter
 # (a list), so each is matched with ? there.
-mapfile -t cases < <("$build/tests/sddmm_tests" --gpu-only --list-test-cases -tce="$left_out" |
+mapfile -t cases < <("$build/tests/sddmm_tests" --gpu-only --list-test-cases -tc="${SANITIZER_CASES:-*}" -tce="$left_out" |
   grep -vE '^(\[doctest\]|=+$|$)')
 sanitize_case() {  # "tool<TAB>case number<TAB>case name": one case under one tool, its log named by both
   local tool=${1%%$'\t'*} rest=${1#*$'\t'}
