@@ -75,10 +75,11 @@ fi
 # build.
 read -r -a tools <<<"${SANITIZERS-memcheck racecheck initcheck synccheck}"
 left_out='*out of memory*,*scratch pool*,*16 threads*'
-# doctest lists the names between its banner lines; a comma in a name would split the -tc filter
-# (a list), so each is matched with ? there.
+# doctest lists the names between its banner lines (without a GPU the runner prints a SKIPPED line
+# instead, and no case is listed); a comma in a name would split the -tc filter (a list), so each
+# is matched with ? there.
 mapfile -t cases < <("$build/tests/sddmm_tests" --gpu-only --list-test-cases -tc="${SANITIZER_CASES:-*}" -tce="$left_out" |
-  grep -vE '^(\[doctest\]|=+$|$)')
+  grep -vE '^(\[doctest\]|=+$|$|SKIPPED: )')
 sanitize_case() {  # "tool<TAB>case number<TAB>case name": one case under one tool, its log named by both
   local tool=${1%%$'\t'*} rest=${1#*$'\t'}
   local i=${rest%%$'\t'*} name=${rest#*$'\t'}
