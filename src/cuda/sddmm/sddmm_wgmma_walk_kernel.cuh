@@ -2,8 +2,8 @@
 // (SddmmWgmmaWalkConfig; sm_90a, 16-bit features, the plans the square kernels take:
 // TensorTiles::cell_entries). A tile is 8 strips x 1 chunk (128 x 64 cells); tiles are numbered
 // row-major (row tile r = strips 8 r .. 8 r + 7, chunk c: tile r * chunks + c) and each block, one a
-// multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and a copy warp
-// (walk_copy_warp), which stages the row tile's 128 X1 rows once (whole K), kept while the block
+// multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and 4 copy warps
+// (walk_copy_warp), which stage the row tile's 128 X1 rows once (whole K), kept while the block
 // walks the row's chunks, and per tile the chunk's 64 X2 columns and its units' runs, by cp.async
 // in the 128-byte swizzle wgmma reads, kColumnStages - 1 tiles ahead. Warpgroup g multiplies rows
 // 64 g .. + 63 by the 64 columns (wgmma.m64n64k16, K / 16 of them), so that warp w holds unit
@@ -138,7 +138,7 @@ struct WalkCursor {
   }
 };
 
-// The barrier the copy warp and the multiplying warps meet at, from their own code: barrier 1 with
+// The barrier the copy warps and the multiplying warps meet at, from their own code: barrier 1 with
 // an explicit count of threads, in its unaligned form (barrier.sync; bar.sync is
 // barrier.sync.aligned, which promises that the warps of a generation execute one and the same
 // instruction: compute-sanitizer's synccheck reports each of them as a divergent barrier, as it
@@ -150,19 +150,22 @@ __device__ __forceinline__ void walk_barrier() {
 #endif
 }
 
-// The copy warp (warp Config::kCopyWarp): copies the X1 lines of each row tile and the X2 columns of
-// each tile kStages - 1 tiles ahead, by cp.async, in the 128-byte swizzle wgmma reads; the other
-// warps only multiply and write. It meets them at the same block barriers, step for step: where
-// a row tile starts (every warpgroup done with the X1 lines) and before each tile (its columns in
-// and made visible to the tensor cores, the stage of the tile before free). Only this warp issues
-// cp.async, so only it needs the proxy fence, which ptxas compiles with a memory barrier
-// (MEMBAR.ALL.CTA) that orders every earlier load of the thread issuing it: in this kernel's first
-// form every warp copied, fenced and loaded entries.
-// Lane l copies piece l % 8 of lines l / 8 + 4 i: lines 4 apart alternate between two places in
-// the swizzle atom (lines 8 apart share one), hence the two offsets.
+// Copy warp `copier` (warp Config::kCopyWarp + copier, of Config::kCopyWarps): copies its share of
+// the X1 lines of each row tile and of the X2 columns of each tile kStages - 1 tiles ahead, by
+// cp.async, in the 128-byte swizzle wgmma reads; the other warps only multiply and write. The copy
+// warps meet them at the same block barriers, step for step: where a row tile starts (every
+// warpgroup done with the X1 lines) and before each tile (its columns in and made visible to the
+// tensor cores, the stage of the tile before free), each having waited for and fenced its own
+// copies. Only these warps issue cp.async, so only they need the proxy fence, which ptxas compiles
+// with a memory barrier (MEMBAR.ALL.CTA) that orders every earlier load of the thread issuing it:
+// in this kernel's first form every warp copied, fenced and loaded entries.
+// Copy instruction i of a group covers lines 4 i .. 4 i + 3, lane l piece l % 8 of line 4 i + l / 8;
+// copier c issues a run of them, i = base + j with base a multiple of 2 (kRowShare, kColumnShare below). Lines 4
+// apart alternate between two places in the swizzle atom (lines 8 apart share one), hence the two
+// offsets, picked by j's parity.
 template <typename Config, typename I>
 __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Config::Types, I>& a, unsigned aligned,
-                                               int64_t first, int64_t last, int lane) {
+                                               int64_t first, int64_t last, int lane, int copier) {
   using F = typename Config::Feature;
   constexpr int kSlices = Config::kSlices;
   constexpr int kStages = Config::kColumnStages;
@@ -174,19 +177,25 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
   const int line = lane / kPieces;
   const unsigned offset[2] = {static_cast<unsigned>(swizzled_offset(line, piece)),
                               static_cast<unsigned>(swizzled_offset(line + kLineStep, piece))};
-  // Copy i of a group takes line line + 4 i: offset[i % 2] + (i / 2) atoms from the start.
-  const auto line_target = [&](unsigned start, int i) {
-    return start + offset[i % 2] + static_cast<unsigned>((i / 2) * kSwizzleAtomBytes);
+  // Copy i = base + j (base even) takes line line + 4 i: offset[j % 2] + (i / 2) atoms from the start.
+  const auto line_target = [&](unsigned start, int base, int j) {
+    return start + offset[j % 2] + static_cast<unsigned>((base / 2 + j / 2) * kSwizzleAtomBytes);
   };
+  constexpr int kRowShare = Config::kTileRows / kLineStep / Config::kCopyWarps;  // copies of a group
+  constexpr int kColumnShare = kUnitCols / kLineStep / Config::kCopyWarps;
+  const int row_base = copier * kRowShare;
+  const int column_base = copier * kColumnShare;
   const auto copy_rows = [&](int64_t row_tile) {  // the row tile's X1 lines, slice-major
-    const F* const tile_x1 = a.x1 + (row_tile * Config::kTileRows + line) * a.x1_ld + piece * kPieceElements;
+    const int64_t first_row = row_tile * Config::kTileRows + line + row_base * kLineStep;
+    const F* const tile_x1 = a.x1 + first_row * a.x1_ld + piece * kPieceElements;
 #pragma unroll 4
-    for (int i = 0; i < Config::kTileRows / kLineStep; ++i) {
-      const bool inside = row_tile * Config::kTileRows + line + i * kLineStep < a.rows;
-      const F* const from = inside ? tile_x1 + i * kLineStep * a.x1_ld : a.x1;
+    for (int j = 0; j < kRowShare; ++j) {
+      const bool inside = first_row + j * kLineStep < a.rows;
+      const F* const from = inside ? tile_x1 + j * kLineStep * a.x1_ld : a.x1;
 #pragma unroll
       for (int s = 0; s < kSlices; ++s) {
-        copy_16_async(line_target(aligned + static_cast<unsigned>(s * Config::kTileRows * kSwizzleLineBytes), i),
+        copy_16_async(line_target(aligned + static_cast<unsigned>(s * Config::kTileRows * kSwizzleLineBytes),
+                                  row_base, j),
                       from + (inside ? s * Config::kSliceElements : 0), inside);
       }
     }
@@ -194,25 +203,25 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
   // One group of copies, empty past the run: the chunk's 64 X2 columns, slice-major (a column past
   // the matrix reads nothing: its source stays X2's first element), and the offsets of the tile's
   // 9 cells (chunk, strips 8 r .. 8 r + 8; past the last strip, its end), from which warp w takes
-  // its unit's run [offset w, offset w + 1), as cell_run reads them.
+  // its unit's run [offset w, offset w + 1), as cell_run reads them (copier 0).
   const auto copy_columns = [&](const WalkCursor& at) {
     if (at.tile < last) {
-      if (lane <= Config::kTileStrips) {
+      if (copier == 0 && lane <= Config::kTileStrips) {
         const int64_t strip = at.row_tile * Config::kTileStrips + lane;
         copy_8_async(aligned + static_cast<unsigned>(Config::kRunOffset + at.stage * Config::kRunSlotBytes +
                                                      lane * sizeof(int64_t)),
                      a.cell_entries + at.chunk * a.strips + (strip < a.strips ? strip : a.strips));
       }
       const unsigned stage = aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes);
-      const int64_t first_col = at.chunk * kUnitCols + line;
+      const int64_t first_col = at.chunk * kUnitCols + line + column_base * kLineStep;
       const F* const chunk_x2 = a.x2 + first_col * a.x2_ld + piece * kPieceElements;
 #pragma unroll
-      for (int i = 0; i < kUnitCols / kLineStep; ++i) {
-        const bool inside = first_col + i * kLineStep < a.cols;
-        const F* const from = inside ? chunk_x2 + i * kLineStep * a.x2_ld : a.x2;
+      for (int j = 0; j < kColumnShare; ++j) {
+        const bool inside = first_col + j * kLineStep < a.cols;
+        const F* const from = inside ? chunk_x2 + j * kLineStep * a.x2_ld : a.x2;
 #pragma unroll
         for (int s = 0; s < kSlices; ++s) {
-          copy_16_async(line_target(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), i),
+          copy_16_async(line_target(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), column_base, j),
                         from + (inside ? s * Config::kSliceElements : 0), inside);
         }
       }
@@ -265,8 +274,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int64_t first = tiles * blockIdx.x / gridDim.x;
   const int64_t last = tiles * (blockIdx.x + 1) / gridDim.x;
   if (first >= last) return;
-  if (warp == Config::kCopyWarp) {
-    walk_copy_warp<Config, I>(a, aligned, first, last, lane);
+  if (warp >= Config::kCopyWarp) {
+    walk_copy_warp<Config, I>(a, aligned, first, last, lane, warp - Config::kCopyWarp);
     return;
   }
   float* const results = reinterpret_cast<float*>(shared_raw + (aligned - raw) + Config::kResultOffset) +
@@ -289,13 +298,13 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   // during its products. The loop runs two steps at a time, one batch each, so that no step
   // copies a register whose load is still in flight (a copy waits for it: the second form of this
   // kernel, one batch copied forward each step, took 1.9 us a tile). The runs come through shared
-  // memory, copied by the copy warp with the tile's columns: looked up by each warp two tiles
+  // memory, copied by copy warp 0 with the tile's columns: looked up by each warp two tiles
   // ahead, as this kernel's earlier forms did, they were loads whose registers ptxas moved between
   // the loop's two steps, and each move waited for every load in flight.
   using Batch = WalkBatch<Config, I>;
   Batch even, odd;  // tiles first, first + 2, ... and first + 1, first + 3, ...
   odd.load(WalkRun{}, 0, a, lane);  // no entries: what the first step writes out
-  // Tile j (`now`) in two halves. start(): once the block's barriers pass (the copy warp's, in
+  // Tile j (`now`) in two halves. start(): once the block's barriers pass (the copy warps', in
   // walk_copy_warp, one for one), tile j - 1's results are staged (in the first step the batch
   // before holds no entries) and tile j's products start, into d.
   const auto start = [&] {
