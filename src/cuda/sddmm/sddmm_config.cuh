@@ -437,8 +437,8 @@ struct SddmmWgmmaWalkConfig {
   static_assert(kK % kSliceElements == 0 && kSlices >= 1, "whole 128-byte slices of K");
   static_assert(kColumnOffset % kSwizzleAtomBytes == 0 && kColumnBytes % kSwizzleAtomBytes == 0, "atoms aligned");
   static_assert(kSharedBytes <= 227 * 1024, "a block's shared memory on sm_90");
-  // Each copy warp's share of a tile's copy instructions (4 lines each) is a whole number of swizzle
-  // atoms' halves: see walk_copy_warp.
+  // Each copy warp's share of a group's copy instructions (4 lines each) is even, so that it covers
+  // whole swizzle atoms (8 lines) and starts at one: see walk_copy_warp.
   static_assert(kTileRows / 4 % (2 * kCopyWarps) == 0 && kUnitCols / 4 % (2 * kCopyWarps) == 0, "even shares");
 };
 

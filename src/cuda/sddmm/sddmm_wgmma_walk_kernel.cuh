@@ -160,7 +160,7 @@ __device__ __forceinline__ void walk_barrier() {
 // with a memory barrier (MEMBAR.ALL.CTA) that orders every earlier load of the thread issuing it:
 // in this kernel's first form every warp copied, fenced and loaded entries.
 // Copy instruction i of a group covers lines 4 i .. 4 i + 3, lane l piece l % 8 of line 4 i + l / 8;
-// copier c issues a run of them, i = base + j with base a multiple of 2 (kRowShare, kColumnShare below). Lines 4
+// copier c issues a run of them, i = base + j, base even (kRowShare, kColumnShare below). Lines 4
 // apart alternate between two places in the swizzle atom (lines 8 apart share one), hence the two
 // offsets, picked by j's parity.
 template <typename Config, typename I>
