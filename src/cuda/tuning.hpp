@@ -460,7 +460,7 @@ constexpr double kTensorSquareMinCover = 0.9;
 constexpr bool kTensorWgmmaSquares = true;
 
 // ... and the walk kernel takes them (sddmm_wgmma_walk_kernel.cuh: a block a multiprocessor, 8
-// multiplying warps and a copy warp, holds a row tile's X1 rows while it walks the row's chunks,
+// multiplying warps and 4 copy warps, holds a row tile's X1 rows while it walks the row's chunks,
 // writing one tile's entries out while the next one's products run) instead of the square kernel
 // where the matrix is at least this dense: 2.5 %, the density from which 16-bit plans list their
 // units for the wgmma kernels (kTensorWgmmaMinMatrixDensity below), so that the squares keep only
@@ -469,7 +469,8 @@ constexpr bool kTensorWgmmaSquares = true;
 // 0 in one build, float16 (bfloat16 within 1 %), us, K = 128 / 256): uniform 8000^2 at 10 % (6.4M)
 // 71.4 / 94.2 against 109.4 / 127.1, 5 % 67.7 / 89.4 against 82.9 / 102.6, 4 % 67.2 / 88.5 against
 // 78.2 / 98.1, 3 % 66.4 / 87.3 against 73.2 / 93.5: won everywhere it was measured; below 3 % no
-// plan of the suite takes the wgmma kernels. The kernel's first form (8 warps, each copying and
+// plan of the suite takes the wgmma kernels. Four copy warps (661a95b) took the walk to 67.2 / 84.5,
+// 61.4 / 77.0, 60.6 / 76.2 and 58.2 / 74.2 us at those densities (the squares not measured again). The kernel's first form (8 warps, each copying and
 // multiplying) lost from 3 to 5 % (85.8-87.6 / 105.2-107.5 us) and took the walk from 7.5 %. The
 // rule: sddmm/walk_rule.cpp.
 constexpr double kTensorWgmmaWalkMinDensity = 0.025;
