@@ -185,20 +185,26 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
   constexpr int kColumnShare = kUnitCols / kLineStep / Config::kCopyWarps;
   const int row_base = copier * kRowShare;
   const int column_base = copier * kColumnShare;
-  const auto copy_rows = [&](int64_t row_tile) {  // the row tile's X1 lines, slice-major
-    const int64_t first_row = row_tile * Config::kTileRows + line + row_base * kLineStep;
-    const F* const tile_x1 = a.x1 + first_row * a.x1_ld + piece * kPieceElements;
+  // This warp's share of an operand's lines, slice-major: `lines` lines a slice at shared address
+  // `start`, line `first` + i of the operand (its pointer and leading dimension) at line i, lines
+  // from `limit` on past the matrix (nothing read: the source stays the operand's first element).
+  const auto copy_lines = [&](unsigned start, int lines, const F* operand, int64_t ld, int64_t first_line,
+                              int64_t limit, int share, int base) {
+    const int64_t my_line = first_line + line + base * kLineStep;
+    const F* const source = operand + my_line * ld + piece * kPieceElements;
 #pragma unroll 4
-    for (int j = 0; j < kRowShare; ++j) {
-      const bool inside = first_row + j * kLineStep < a.rows;
-      const F* const from = inside ? tile_x1 + j * kLineStep * a.x1_ld : a.x1;
+    for (int j = 0; j < share; ++j) {
+      const bool inside = my_line + j * kLineStep < limit;
+      const F* const from = inside ? source + j * kLineStep * ld : operand;
 #pragma unroll
       for (int s = 0; s < kSlices; ++s) {
-        copy_16_async(line_target(aligned + static_cast<unsigned>(s * Config::kTileRows * kSwizzleLineBytes),
-                                  row_base, j),
+        copy_16_async(line_target(start + static_cast<unsigned>(s * lines * kSwizzleLineBytes), base, j),
                       from + (inside ? s * Config::kSliceElements : 0), inside);
       }
     }
+  };
+  const auto copy_rows = [&](int64_t row_tile) {  // the row tile's X1 lines
+    copy_lines(aligned, Config::kTileRows, a.x1, a.x1_ld, row_tile * Config::kTileRows, a.rows, kRowShare, row_base);
   };
   // One group of copies, empty past the run: the chunk's 64 X2 columns, slice-major (a column past
   // the matrix reads nothing: its source stays X2's first element), and the offsets of the tile's
@@ -212,19 +218,8 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
                                                      lane * sizeof(int64_t)),
                      a.cell_entries + at.chunk * a.strips + (strip < a.strips ? strip : a.strips));
       }
-      const unsigned stage = aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes);
-      const int64_t first_col = at.chunk * kUnitCols + line + column_base * kLineStep;
-      const F* const chunk_x2 = a.x2 + first_col * a.x2_ld + piece * kPieceElements;
-#pragma unroll
-      for (int j = 0; j < kColumnShare; ++j) {
-        const bool inside = first_col + j * kLineStep < a.cols;
-        const F* const from = inside ? chunk_x2 + j * kLineStep * a.x2_ld : a.x2;
-#pragma unroll
-        for (int s = 0; s < kSlices; ++s) {
-          copy_16_async(line_target(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), column_base, j),
-                        from + (inside ? s * Config::kSliceElements : 0), inside);
-        }
-      }
+      copy_lines(aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes), kUnitCols,
+                 a.x2, a.x2_ld, at.chunk * kUnitCols, a.cols, kColumnShare, column_base);
     }
     commit_copies();
   };
