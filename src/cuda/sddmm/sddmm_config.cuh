@@ -410,6 +410,24 @@ struct SddmmWgmmaWalkConfig {
   static constexpr int kCopyWarp = kWarps;
   static constexpr int kCopyWarps = 4;
   static constexpr int kThreadsPerBlock = 32 * (kWarps + kCopyWarps);
+  // Registers a thread: the block starts with 168 (65,536 / 384, rounded down to 8); the copy
+  // warpgroup gives all but kCopyRegisters back and the multiplying warpgroups take them
+  // (setmaxnreg), so that each warp holds its 16 X1 rows (whole K: 64 registers at K = 256) beside
+  // its sums and the entries in flight: ptxas takes 182 at K = 256 (32-bit indices; 198 with 64-bit
+  // ones), 144 at K = 128, none spilled. At 168 the rows spilled and cost their gain (1.34x slower
+  // at K = 256, bench/RESULTS.md's log).
+  static constexpr int kCopyRegisters = 56;
+  static constexpr int kMultiplyRegisters = 224;
+  static_assert(kCopyWarps == 4, "the copy warps are one warpgroup");
+  static_assert(32 * kCopyWarps * kCopyRegisters + 32 * kWarps * kMultiplyRegisters <=
+                    kThreadsPerBlock * (65536 / kThreadsPerBlock / 8 * 8),
+                "within the registers the block starts with");
+  // Two sets of sums at K = 256: tile j's products go to one while tile j - 1's, in the other, are
+  // staged, instead of staging them before the products start. Measured with X1 in registers
+  // (H200, float16, uniform 8000^2 at 3 / 5 / 10 %, medians of two rounds, us): K = 256 71.45 /
+  // 73.15 / 77.35 -> 69.6 / 71.65 / 76.6; K = 128 53.95 / 56.0 / 63.25 -> 55.05 / 57.65 / 64.15,
+  // so one set there.
+  static constexpr bool kDoubleSums = kKValue >= 256;
   static constexpr int kSliceElements = kSwizzleLineBytes / static_cast<int>(sizeof(Feature));  // 64
   static constexpr int kSlices = kK / kSliceElements;
   static constexpr int kStepsPerSlice = kSliceElements / 16;  // wgmma k16 steps

@@ -1,6 +1,7 @@
-// Hopper's warpgroup matrix instructions (wgmma, sm_90a only) as the square kernel uses them: the
-// shared-memory matrix descriptor of a K-major operand laid out with the 128-byte swizzle, one
-// m64n128k16 product with float32 sums, and the fences around them. Compiled only into the Hopper
+// Hopper's warpgroup matrix instructions (wgmma, sm_90a only) as the square and walk kernels use
+// them: the shared-memory matrix descriptor of a K-major operand laid out with the 128-byte
+// swizzle, the m64n128k16 (both operands in shared memory) and m64n64k16 (A from registers)
+// products with float32 sums, the fences around them, and setmaxnreg. Compiled only into the Hopper
 // translation unit (sddmm_hopper.cu, built for compute_90a); elsewhere each body traps, and the
 // plan never picks a kernel that would reach it (DevicePattern::wgmma_squares).
 #pragma once
@@ -81,6 +82,25 @@ __device__ __forceinline__ void wgmma_wait(float (&d)[kRegs]) {
 #endif
 }
 
+// Gives the warpgroup's registers back to the multiprocessor's pool (kRelease: setmaxnreg.dec) or
+// takes more from it (kClaim: setmaxnreg.inc, waiting until the pool has them), kRegisters a
+// thread after it; every warp of the warpgroup executes it. ptxas allocates the code after it
+// within that count.
+enum class RegisterMove { kRelease, kClaim };
+template <RegisterMove kMove, int kRegisters>
+__device__ __forceinline__ void warpgroup_registers() {
+  static_assert(kRegisters % 8 == 0 && kRegisters >= 24 && kRegisters <= 256, "setmaxnreg's range");
+#if SDDMM_WGMMA_DEVICE
+  if constexpr (kMove == RegisterMove::kClaim) {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+  } else {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+  }
+#else
+  __trap();
+#endif
+}
+
 #define SDDMM_WGMMA_D8(i)                                                                                           \
   "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), \
       "+f"(d[i + 7])
@@ -117,25 +137,30 @@ __device__ __forceinline__ void wgmma_64x128x16(float (&d)[64], uint64_t a, uint
 #endif
 }
 
-// The same with 64 columns (B 16 x 64): d holds the 8 tiles of a 16 x 64 unit, d[4 t .. 4 t + 3]
-// as above (the walk kernel: sddmm_wgmma_walk_kernel.cuh); where `accumulate` is false, d = A * B
-// (d's values before are ignored: no instructions to zero it).
+// d += A (64 x 16, from registers) * B (16 x 64, K-major, descriptor b), float32 sums, for the
+// warpgroup (the walk kernel: sddmm_wgmma_walk_kernel.cuh). a holds warp w's rows 16 w .. + 15 of
+// A in mma.sync's A fragment layout (load_matrices: a[0] row l / 4, elements 2 (l % 4) and + 1;
+// a[1] the same of row l / 4 + 8; a[2], a[3] those 8 elements further along K); d holds the 8
+// tiles of a 16 x 64 unit, d[4 t .. 4 t + 3] as above. Where `accumulate` is false, d = A * B (d's
+// values before are ignored: no instructions to zero it). Only B is read from shared memory: 2 KB
+// a product, where A from there too made 4 KB, at one m64n64k16 each 32 cycles all of shared
+// memory's 128 bytes a cycle.
 template <typename F>
-__device__ __forceinline__ void wgmma_64x64x16(float (&d)[32], uint64_t a, uint64_t b, bool accumulate) {
+__device__ __forceinline__ void wgmma_64x64x16(float (&d)[32], const uint32_t (&a)[4], uint64_t b, bool accumulate) {
 #if SDDMM_WGMMA_DEVICE
 #define SDDMM_WGMMA_OPERANDS                                                                                     \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, " \
-  "%23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, 0;\n}\n"
+  "%23, %24, %25, %26, %27, %28, %29, %30, %31}, {%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
   if constexpr (std::is_same_v<F, __half>) {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 " SDDMM_WGMMA_OPERANDS
                  : SDDMM_WGMMA_D8(0), SDDMM_WGMMA_D8(8), SDDMM_WGMMA_D8(16), SDDMM_WGMMA_D8(24)
-                 : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(static_cast<int>(accumulate)));
   } else {
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " SDDMM_WGMMA_OPERANDS
                  : SDDMM_WGMMA_D8(0), SDDMM_WGMMA_D8(8), SDDMM_WGMMA_D8(16), SDDMM_WGMMA_D8(24)
-                 : "l"(a), "l"(b), "r"(static_cast<int>(accumulate)));
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(static_cast<int>(accumulate)));
   }
 #undef SDDMM_WGMMA_OPERANDS
 #else

@@ -3,17 +3,19 @@
 // TensorTiles::cell_entries). A tile is 8 strips x 1 chunk (128 x 64 cells); tiles are numbered
 // row-major (row tile r = strips 8 r .. 8 r + 7, chunk c: tile r * chunks + c) and each block, one a
 // multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and 4 copy warps
-// (walk_copy_warp), which stage the row tile's 128 X1 rows once (whole K), kept while the block
-// walks the row's chunks, and per tile the chunk's 64 X2 columns and its units' runs, by cp.async
-// in the 128-byte swizzle wgmma reads, kColumnStages - 1 tiles ahead. Warpgroup g multiplies rows
-// 64 g .. + 63 by the 64 columns (wgmma.m64n64k16, K / 16 of them), so that warp w holds unit
+// (walk_copy_warp), which stage the row tile's 128 X1 rows once (whole K), and per tile the
+// chunk's 64 X2 columns and its units' runs, by cp.async in the 128-byte swizzle wgmma reads,
+// kColumnStages - 1 tiles ahead; they keep few registers (setmaxnreg), and the multiplying warps
+// take the rest. Each multiplying warp reads its 16 X1 rows into registers once a row tile and
+// keeps them while the block walks the row's chunks. Warpgroup g multiplies rows 64 g .. + 63 by
+// the 64 columns (wgmma.m64n64k16, A from registers, K / 16 of them), so that warp w holds unit
 // (strip w, chunk) in the unit kernel's accumulator layout. Each warp stages tile j - 1's float32
-// results in shared memory of its own before tile j's products start into the same registers,
-// and writes out tile j - 1's entries from there while they run (staged first, so that no
-// instruction reads a register the tensor cores are writing: ptxas otherwise waits for them): the
-// cell's run of the unit-ordered arrays, empty where the plan left the unit to the CUDA cores
-// (computed, dropped) or past the matrix (zeros staged). Its first kEntryBatch x 32 entries were
-// loaded while tile j - 1 was multiplied.
+// results in shared memory of its own (after tile j's products start, from a second set of
+// registers, at K = 256; before, from the same registers, at K = 128) and writes out tile j - 1's
+// entries from there while they run (no instruction reads a register the tensor cores are
+// writing: ptxas otherwise waits for them): the cell's run of the unit-ordered arrays, empty
+// where the plan left the unit to the CUDA cores (computed, dropped) or past the matrix (zeros
+// staged). Its first kEntryBatch x 32 entries were loaded while tile j - 1 was multiplied.
 #pragma once
 
 #include <cstdint>
@@ -270,9 +272,11 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int64_t last = tiles * (blockIdx.x + 1) / gridDim.x;
   if (first >= last) return;
   if (warp >= Config::kCopyWarp) {
+    warpgroup_registers<RegisterMove::kRelease, Config::kCopyRegisters>();
     walk_copy_warp<Config, I>(a, aligned, first, last, lane, warp - Config::kCopyWarp);
     return;
   }
+  warpgroup_registers<RegisterMove::kClaim, Config::kMultiplyRegisters>();
   float* const results = reinterpret_cast<float*>(shared_raw + (aligned - raw) + Config::kResultOffset) +
                          warp * (kUnitRows * Config::Unit::kResultPitch);
   // Each stage's cell offsets (walk_copy_warp), this warp's first.
@@ -280,15 +284,40 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
       reinterpret_cast<const int64_t*>(shared_raw + (aligned - raw) + Config::kRunOffset) + warp;
   WalkCursor now{first, first / a.chunks, first % a.chunks, 0};  // tile j
 
-  // The wgmma descriptors of warpgroup g's 64 rows of the held X1 lines and of the first stage's
-  // columns; a step of the products adds its offset (bytes / 16) to them instead of building each
-  // descriptor from its address. With the copies' offsets computed once, the first product setting
-  // d (no zeroing) and the entries' loads from one pointer each, this took the kernel from about
-  // 610 to 460 warp instructions a tile (K = 256) and 1.55 to 1.43 us a tile at K = 128.
-  const uint64_t a_descriptor =
-      wgmma_descriptor(aligned + static_cast<unsigned>((warp / 4) * 64 * kSwizzleLineBytes));
+  // The wgmma descriptor of the first stage's columns; a step of the products adds its offset
+  // (bytes / 16) to it instead of building each descriptor from its address. With the copies'
+  // offsets computed once, the first product setting d (no zeroing) and the entries' loads from one
+  // pointer each, this took the kernel from about 610 to 460 warp instructions a tile (K = 256) and
+  // 1.55 to 1.43 us a tile at K = 128.
   const uint64_t b_descriptor = wgmma_descriptor(aligned + static_cast<unsigned>(Config::kColumnOffset));
-  float d[32] = {};  // staged in the first step too (no branch: see start()), never written out
+  // The warp's 16 rows of the row tile's staged X1 lines (its strip), whole K, in the products' A
+  // fragments, read once a row tile (ldmatrix: lane l gives row l % 16's address of 16-byte piece
+  // 2 k + l / 16 of step k, where the swizzle put it). The products then read only X2 from shared
+  // memory: with both operands there they took all of its bandwidth (128 bytes a cycle at one
+  // m64n64k16 each 32 cycles), and the staging, the entries' reads and the copies queued behind
+  // them. Held in registers (setmaxnreg: SddmmWgmmaWalkConfig::kMultiplyRegisters), 1.04-1.10x
+  // faster on uniform 8000^2 at 3-10 %, K = 128 and 256 (bench/RESULTS.md).
+  constexpr int kSteps = kSlices * Config::kStepsPerSlice;
+  uint32_t rows[kSteps][4];
+  const auto load_rows = [&] {
+    const int line = 16 * warp + (lane & 15);
+#pragma unroll
+    for (int s = 0; s < kSlices; ++s) {
+#pragma unroll
+      for (int k = 0; k < Config::kStepsPerSlice; ++k) {
+        const int piece = 2 * k + (lane >> 4);
+        load_matrices(rows[s * Config::kStepsPerSlice + k],
+                      aligned + static_cast<unsigned>(s * Config::kTileRows * kSwizzleLineBytes +
+                                                      swizzled_offset(line, piece)));
+      }
+    }
+  };
+  // The products' sums: with Config::kDoubleSums two sets, tile j's into one while tile j - 1's,
+  // in the other, are staged; otherwise one, staged before the products start into it. The set
+  // staged in the first step holds zeros (no branch: see start()) and is never written out. With
+  // two sets ptxas waits for the first step's products before staging those zeros, and says so at
+  // build time (info C7517): one tile a block; the loop's steps have no such wait (SASS).
+  float d[Config::kDoubleSums ? 2 : 1][32] = {};
   // What a step keeps of a tile for the next: its first entries (and the rest of its run), loaded
   // during its products. The loop runs two steps at a time, one batch each, so that no step
   // copies a register whose load is still in flight (a copy waits for it: the second form of this
@@ -300,12 +329,15 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   Batch even, odd;  // tiles first, first + 2, ... and first + 1, first + 3, ...
   odd.load(WalkRun{}, 0, a, lane);  // no entries: what the first step writes out
   // Tile j (`now`) in two halves. start(): once the block's barriers pass (the copy warps', in
-  // walk_copy_warp, one for one), tile j - 1's results are staged (in the first step the batch
-  // before holds no entries) and tile j's products start, into d.
-  const auto start = [&] {
+  // walk_copy_warp, one for one), the warp's X1 rows are read where a row tile starts, tile j's
+  // products start into `sums`, and tile j - 1's sums (`before`) are staged: before the products
+  // where they share registers, after them where they do not (in the first step the batch before
+  // holds no entries).
+  const auto start = [&](float (&sums)[32], float (&before)[32]) {
     if (now.tile != first && now.chunk == 0) walk_barrier<Config::kThreadsPerBlock>();  // X1 lines free
     walk_barrier<Config::kThreadsPerBlock>();  // tile j's columns (and rows) in, tile j - 1 done
-    stage_unit_sums<Config::Unit::kResultPitch>(d, results, lane);
+    if (now.tile == first || now.chunk == 0) load_rows();
+    if constexpr (!Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
     const uint64_t b_stage = b_descriptor + static_cast<uint64_t>(now.stage * (Config::kColumnBytes >> 4));
     wgmma_fence();
 #pragma unroll
@@ -313,47 +345,50 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
 #pragma unroll
       for (int k = 0; k < Config::kStepsPerSlice; ++k) {
         constexpr int kStepBytes = 32;  // 16 elements of K
-        const uint64_t a_step = a_descriptor + ((s * Config::kTileRows * kSwizzleLineBytes + k * kStepBytes) >> 4);
         const uint64_t b_step = b_stage + ((s * kUnitCols * kSwizzleLineBytes + k * kStepBytes) >> 4);
-        wgmma_64x64x16<F>(d, a_step, b_step, s + k > 0);
+        wgmma_64x64x16<F>(sums, rows[s * Config::kStepsPerSlice + k], b_step, s + k > 0);
       }
     }
     wgmma_commit();
+    // Tile j - 1's sums, in registers the products do not write.
+    if constexpr (Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
   };
   // finish(): while the products run, tile j - 1's writes (`before`), then tile j's first entries
   // (`mine`); then the products' end. In this order: every load of a warp counts on one
   // scoreboard, so a value loaded in the step before, used after this step's loads were issued,
   // would wait for them too.
-  const auto finish = [&](Batch& mine, const Batch& before) {
+  const auto finish = [&](Batch& mine, const Batch& before, float (&sums)[32]) {
     // (A branch the compiler cannot decide keeps the writes, the first use of the loads of the step
     // before, after the products' start: ptxas otherwise moved that use above them.)
     if (a.out != nullptr) write_walk_entries<Config, I>(before, results, a, lane);
     const int64_t* const run = runs + now.stage * (Config::kRunSlotBytes / sizeof(int64_t));
     mine.load(WalkRun{run[0], run[1]}, 0, a, lane);
     now.advance(a.chunks, kStages);
-    wgmma_wait<0>(d);
+    wgmma_wait<0>(sums);
   };
-  const auto write_last = [&](const Batch& last_tile) {
-    stage_unit_sums<Config::Unit::kResultPitch>(d, results, lane);
+  const auto write_last = [&](const Batch& last_tile, float (&sums)[32]) {
+    stage_unit_sums<Config::Unit::kResultPitch>(sums, results, lane);
     write_walk_entries<Config, I>(last_tile, results, a, lane);
   };
   // The loop turns between start() and finish(): ptxas waits for the loads in flight where a loop
   // begins, and there finish() uses the batch of the step before anyway (with the loop at start(),
   // each second step waited for them before its products, not after).
-  start();
+  float (&sums_even)[32] = d[0];
+  float (&sums_odd)[32] = d[Config::kDoubleSums ? 1 : 0];
+  start(sums_even, sums_odd);
   while (true) {
-    finish(even, odd);
+    finish(even, odd, sums_even);
     if (now.tile == last) {
-      write_last(even);
+      write_last(even, sums_even);
       return;
     }
-    start();
-    finish(odd, even);
+    start(sums_odd, sums_even);
+    finish(odd, even, sums_odd);
     if (now.tile == last) {
-      write_last(odd);
+      write_last(odd, sums_odd);
       return;
     }
-    start();
+    start(sums_even, sums_odd);
   }
 }
 
