@@ -471,8 +471,9 @@ constexpr bool kTensorWgmmaSquares = true;
 // 78.2 / 98.1, 3 % 66.4 / 87.3 against 73.2 / 93.5: won everywhere it was measured; below 3 % no
 // plan of the suite takes the wgmma kernels. Four copy warps (661a95b) took the walk to 67.2 / 84.5,
 // 61.4 / 77.0, 60.6 / 76.2 and 58.2 / 74.2 us at those densities, X1 in registers (17f391f) to
-// 63.4 / 77.15, 56.35 / 72.35, 55.15 / 71.0 and 53.65 / 69.75 (the squares not measured again). The kernel's first form (8 warps, each copying and multiplying) lost from 3 to 5 %
-// (85.8-87.6 / 105.2-107.5 us) and took the walk from 7.5 %. The rule: sddmm/walk_rule.cpp.
+// 63.4 / 77.15, 56.35 / 72.35, 55.15 / 71.0 and 53.65 / 69.75 (the squares not measured again).
+// The kernel's first form (8 warps, each copying and multiplying) lost from 3 to 5 % (85.8-87.6 /
+// 105.2-107.5 us) and took the walk from 7.5 %. The rule: sddmm/walk_rule.cpp.
 constexpr double kTensorWgmmaWalkMinDensity = 0.025;
 
 // ... and such plans list their units from this fill (SDDMM_TC_WGMMA_MIN_DENSITY) instead of

@@ -413,9 +413,9 @@ struct SddmmWgmmaWalkConfig {
   // Registers a thread: the block starts with 168 (65,536 / 384, rounded down to 8); the copy
   // warpgroup gives all but kCopyRegisters back and the multiplying warpgroups take them
   // (setmaxnreg), so that each warp holds its 16 X1 rows (whole K: 64 registers at K = 256) beside
-  // its sums and the entries in flight: ptxas's highest register is R182 at K = 256 (32-bit indices;
-  // R198 with 64-bit ones), R144 at K = 128, none spilled. At 168 the rows spilled and cost their gain (1.34x slower
-  // at K = 256, bench/RESULTS.md's log).
+  // its sums and the entries in flight: ptxas's highest register is R182 at K = 256 (32-bit
+  // indices; R198 with 64-bit ones), R144 at K = 128, none spilled. At 168 the rows spilled and
+  // cost their gain (1.34x slower at K = 256, bench/RESULTS.md's log).
   static constexpr int kCopyRegisters = 56;
   static constexpr int kMultiplyRegisters = 224;
   static_assert(kCopyWarps == 4, "the copy warps are one warpgroup");
