@@ -62,8 +62,9 @@ fi
 # scratch-pool test measures the device's free memory, which the other processes running at once
 # move, and the 16-thread x 1000-execute test takes far too long under racecheck. Every other GPU
 # test case runs in a process of its own per tool, SANITIZER_JOBS of them at once (default: the
-# CPU count, at most 16: each holds a CUDA context on the one GPU), case after case in the suite's order, each case's tools together. compute-sanitizer's
-# cost is mostly on the host and serial in a process: shards of many cases, all at once, did not
+# CPU count, at most 16: each holds a CUDA context on the one GPU), case after case in the suite's
+# order, each case's tools together. compute-sanitizer's cost is mostly on the host and serial in a
+# process: shards of many cases, all at once, did not
 # finish in a 10-minute call (H200, 2026-11-29, 9fb280d: memcheck, initcheck and synccheck of 9
 # shards and racecheck of one, 28 processes, cut at 380 s; the same on 3 shards, 10 processes, cut
 # at 405 s), where one process per case, 16 at once, ran those 3 shards' 28 cases under the 3 tools

@@ -418,9 +418,11 @@ struct SddmmWgmmaWalkConfig {
   // cost their gain (1.34x slower at K = 256, bench/RESULTS.md's log).
   static constexpr int kCopyRegisters = 56;
   static constexpr int kMultiplyRegisters = 224;
+  static constexpr int kMultiprocessorRegisters = 65536;  // sm_90's register file, 32-bit registers
+  static constexpr int kStartRegisters = kMultiprocessorRegisters / kThreadsPerBlock / 8 * 8;  // 168
   static_assert(kCopyWarps == 4, "the copy warps are one warpgroup");
   static_assert(32 * kCopyWarps * kCopyRegisters + 32 * kWarps * kMultiplyRegisters <=
-                    kThreadsPerBlock * (65536 / kThreadsPerBlock / 8 * 8),
+                    kThreadsPerBlock * kStartRegisters,
                 "within the registers the block starts with");
   // Two sets of sums at K = 256: tile j's products go to one while tile j - 1's, in the other, are
   // staged, instead of staging them before the products start. Measured with X1 in registers
