@@ -438,7 +438,10 @@ void check_tensor_squares() {
 // (2500 x 2300, partial at both edges), more than an H200 runs at once (264 blocks), one row of
 // them empty (rows 1024-1151, square row 8: those blocks return once their first copies land; for
 // the walk kernel 20 row tiles x 36 chunks over its 132 blocks: runs of 5-6 tiles, most of them
-// crossing into the next row tile, and the last tile of a row and of a column partial).
+// crossing into the next row tile, and the last tile of a row and of a column partial); and a
+// third, uniform 25600 x 512 at 10 % (200 row tiles x 8 chunks: runs of 12 tiles that begin
+// anywhere in a row tile and cross one or two more, where the walk copies the next row tile's X1
+// lines).
 // Which kernel ran is not visible through the C ABI (the benchmark reports it:
 // `tensor_core_kernel` "wgmma-walk" or "wgmma-squares"); so the test holds the walk's outputs to
 // the squares' bit for bit, sets them beside the mma.sync kernels' (SDDMM_TC_WGMMA=0) and says how
@@ -450,7 +453,8 @@ void check_wgmma_squares() {
   const Pattern several_squares = make_pattern(2035, 2500, 2300, [](int64_t r) {
     return r < 16 ? 0.005 : r >= 1024 && r < 1152 ? 0.0 : 0.1;
   });
-  for (const Pattern& p : {square_test_pattern(), several_squares}) {
+  const Pattern many_row_tiles = make_uniform_pattern(25600, 512, 0.1, 2036);
+  for (const Pattern& p : {square_test_pattern(), several_squares, many_row_tiles}) {
     for (const int64_t k : {128, 256}) {
       for (const bool with_values : {true, false}) {
         const Outcome chosen = check_sddmm<H>(p, k, with_values, nullptr, "SDDMM_TC_WGMMA_WALK", "1");
