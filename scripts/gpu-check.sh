@@ -87,9 +87,9 @@ mapfile -t cases < <("$build/tests/sddmm_tests" --gpu-only --list-test-cases -tc
 sanitize_case() {  # "tool<TAB>case number<TAB>case name": one case under one tool, its log named by both
   local tool=${1%%$'\t'*} rest=${1#*$'\t'}
   local i=${rest%%$'\t'*} name=${rest#*$'\t'}
-  local exclude=()
-  if [ "$tool" = racecheck ] && [ -n "${RACECHECK_EXCLUDE-kns=cub}" ]; then
-    exclude=(--kernel-name-exclude "${RACECHECK_EXCLUDE-kns=cub}")
+  local exclude=() left_out_kernels=${RACECHECK_EXCLUDE-kns=cub}
+  if [ "$tool" = racecheck ] && [ -n "$left_out_kernels" ]; then
+    exclude=(--kernel-name-exclude "$left_out_kernels")
   fi
   compute-sanitizer --tool "$tool" "${exclude[@]}" --error-exitcode 99 "$build/tests/sddmm_tests" --gpu-only \
     "-tc=${name//,/?}" >"$out/sanitizer-$tool-$i.log" 2>&1

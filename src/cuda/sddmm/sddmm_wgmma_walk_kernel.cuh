@@ -138,6 +138,11 @@ struct WalkCursor {
     }
     if (++stage == stages) stage = 0;
   }
+
+  // Whether the run, which began at tile `first`, enters a new row tile here: where the copy warps
+  // replace the X1 lines and the multiplying warps wait for them (the first row tile's come with
+  // the run's first group).
+  __device__ __forceinline__ bool enters_row_tile(int64_t first) const { return tile != first && chunk == 0; }
 };
 
 // The barrier the copy warps and the multiplying warps meet at, from their own code: barrier 1 with
@@ -236,7 +241,7 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
     copy.advance(a.chunks, kStages);
   }
   for (; now.tile < last; now.advance(a.chunks, kStages)) {
-    if (now.tile != first && now.chunk == 0) {
+    if (now.enters_row_tile(first)) {
       // A new row tile: the columns in flight land first, so that the groups stay in order; then,
       // once every warpgroup is done with the X1 lines, this row tile's.
       wait_copies<0>();
@@ -334,9 +339,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   // where they share registers, after them where they do not (in the first step the batch before
   // holds no entries).
   const auto start = [&](float (&sums)[32], float (&before)[32]) {
-    if (now.tile != first && now.chunk == 0) walk_barrier<Config::kThreadsPerBlock>();  // X1 lines free
+    if (now.enters_row_tile(first)) walk_barrier<Config::kThreadsPerBlock>();  // X1 lines free
     walk_barrier<Config::kThreadsPerBlock>();  // tile j's columns (and rows) in, tile j - 1 done
-    if (now.tile == first || now.chunk == 0) load_rows();
+    if (now.tile == first || now.enters_row_tile(first)) load_rows();
     if constexpr (!Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
     const uint64_t b_stage = b_descriptor + static_cast<uint64_t>(now.stage * (Config::kColumnBytes >> 4));
     wgmma_fence();
