@@ -446,7 +446,7 @@ struct SddmmWgmmaWalkConfig {
   static constexpr size_t kResultOffset = kRowBytes + size_t{kColumnStages} * kColumnBytes;
   // Then, for each stage, where the tile's 8 units' runs start and end: 9 cell offsets (int64),
   // copied with the tile's columns.
-  static constexpr size_t kRunSlotBytes = 16 * sizeof(int64_t);
+  static constexpr size_t kRunSlotBytes = (kTileStrips + 1) * sizeof(int64_t);
   static constexpr size_t kRunOffset = kResultOffset + kResultBytes;
   // The dynamic shared memory's start is aligned up to a swizzle atom: up to one atom more.
   static constexpr size_t kSharedBytes = kRunOffset + size_t{kColumnStages} * kRunSlotBytes + kSwizzleAtomBytes;
