@@ -20,17 +20,6 @@ constexpr int kUnitRows = 16;  // rows of an mma.m16n8k16 tile
 constexpr int kUnitCols = 64;  // columns of X2 a block stages at once: 8 tiles of 8 columns
 constexpr int kUnitsPerItem = 8;  // units of one chunk per work item: one per warp of a block
 
-// A dense unit's entry as the wgmma walk kernel reads it (sddmm_wgmma_walk_kernel.cuh): where its
-// result goes, its place in the unit and A's value (one where the plan has none), in one record of
-// 8 bytes (16 with 64-bit positions) that one load reads, where the unit-ordered arrays below take
-// three. Only 16-bit values: the walk's.
-template <typename V, typename I>
-struct alignas(sizeof(I) == 4 ? 8 : 16) WalkEntry {
-  I position;      // out_position
-  uint16_t local;  // local
-  V value;         // value, or one
-};
-
 // Dense units in ascending (chunk, strip) order, chunk = col / 64 and strip = row / 16. A block of
 // the kernel takes one work item: up to 8 consecutive dense units of one chunk, which share the
 // staged columns. The entries of unit u are positions [unit_entries[u], unit_entries[u + 1]) of the
@@ -57,9 +46,6 @@ struct TensorTiles {
   DeviceSpan<int64_t> strip_unit_begin;  // (strips + 1) strip s's units: strip_units[begin[s], begin[s + 1])
   DeviceSpan<int64_t> strip_rest_begin;  // (strips + 1) strip s's other entries:
                                          // cuda_core_entries[begin[s], begin[s + 1])
-  // The walk kernel's copy of the unit-ordered entries, in an allocation of its own, made only
-  // where SDDMM takes the walk (add_walk_entries).
-  DeviceArray<WalkEntry<V, I>> walk_entry;  // (entries)
   int64_t strips = 0;                  // ceil(rows / 16)
   int64_t chunks = 0;                  // ceil(cols / 64)
   int64_t entries = 0;                 // entries in dense units
@@ -95,11 +81,6 @@ size_t tensor_tile_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaSt
 template <typename V, typename I>
 bool build_strip_order(TensorTiles<V, I>& t, const int64_t* row_offsets, int64_t rows, void* scratch,
                        size_t scratch_bytes, cudaStream_t stream);
-
-// Copies the unit-ordered entries into walk_entry (preprocess/walk_entries.cu), queued on
-// `stream`; throws OUT_OF_MEMORY, with nothing made, when the allocation fails. 16-bit V only.
-template <typename V, typename I>
-void add_walk_entries(TensorTiles<V, I>& t, cudaStream_t stream);
 
 // Whether a plan's float32 units run in the TF32 split (three mma per step, float32 accuracy:
 // sddmm_config.cuh): float32 values without SDDMM_CREATE_ALLOW_TF32.

@@ -310,17 +310,8 @@ void add_tensor_core_units(DevicePattern<T, I>& p, const CreationScratch& scratc
     return;
   }
   // 16-bit plans whose units are full enough for SpMM's tensor-core kernel list them strip by strip
-  // too (tuning.hpp); without the memory for it SpMM stays on the CUDA cores. Plans that take the
-  // walk kernel copy their units' entries into its records; without the memory for them SDDMM
-  // takes the wgmma squares.
+  // too (tuning.hpp); without the memory for it SpMM stays on the CUDA cores.
   if constexpr (sizeof(T) == 2) {
-    if (p.wgmma_squares && p.wgmma_walk && !p.tiles.cell_entries.empty()) {
-      try {
-        add_walk_entries(p.tiles, stream);
-      } catch (const Error& e) {
-        if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
-      }
-    }
     if (p.tiles.empty() || p.tiles.density() < spmm_tensor_min_fill()) return;
     try {
       (void)build_strip_order(p.tiles, p.row_offsets.get(), p.rows, scratch.get(), scratch.size(), stream);

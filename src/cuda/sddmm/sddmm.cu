@@ -258,7 +258,6 @@ SddmmTensorArgs<P, I> tensor_args(const DevicePattern<typename P::Value, I>& a, 
   args.out_position = tiles.out_position.get();
   args.local = tiles.local.get();
   args.value = tiles.value.get();
-  args.walk_entry = tiles.walk_entry.get();
   args.x1 = static_cast<const typename P::Feature*>(x1.data);
   args.x1_ld = x1.ld;
   args.x2 = static_cast<const typename P::Feature*>(x2.data);
@@ -359,12 +358,6 @@ bool wgmma_squares_run(const DevicePattern<V, I>& a, int64_t k) {
   return a.wgmma_squares && !a.tiles.cell_entries.empty() && wgmma_squares_take(k);
 }
 
-// ... and by the walk kernel where the plan chose it and made its entry records.
-template <typename V, typename I>
-bool wgmma_walk_runs(const DevicePattern<V, I>& a) {
-  return a.wgmma_walk && !a.tiles.walk_entry.empty();
-}
-
 template <typename P, typename I>
 void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2, void* out,
                 cudaStream_t stream) {
@@ -373,7 +366,7 @@ void run_tensor(const DevicePattern<typename P::Value, I>& a, const DenseView& x
   if constexpr (std::is_same_v<P, Precision<V, V, V>>) {
     if constexpr (sizeof(V) == 2 && kHaveHopperKernels) {
       if (wgmma_squares_run(a, x1.cols)) {
-        launched = launch_wgmma_squares<V, I>(tensor_args<P, I>(a, x1, x2, out), x1.cols, wgmma_walk_runs(a), stream);
+        launched = launch_wgmma_squares<V, I>(tensor_args<P, I>(a, x1, x2, out), x1.cols, a.wgmma_walk, stream);
       }
     }
     if (!launched && !a.tiles.cell_entries.empty()) {  // the plan indexed its cells: the square kernel where K has one
@@ -512,7 +505,7 @@ template <typename V, typename I>
 const char* tensor_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features) {
   if (tensor_core_entries(a, k, features) == 0) return "";
   const bool own_precision = features == dtype_of<V>();  // run_tensor's squares take only those
-  if (own_precision && wgmma_squares_run(a, k)) return wgmma_walk_runs(a) ? "wgmma-walk" : "wgmma-squares";
+  if (own_precision && wgmma_squares_run(a, k)) return a.wgmma_walk ? "wgmma-walk" : "wgmma-squares";
   if (own_precision && !a.tiles.cell_entries.empty() && with_tensor_square_config<V>(k, [](auto) {})) return "squares";
   return "units";
 }

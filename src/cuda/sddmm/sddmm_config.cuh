@@ -489,7 +489,6 @@ struct SddmmTensorArgs {
   const I* out_position = nullptr;        // per unit-ordered entry
   const uint16_t* local = nullptr;        // col % 64 * 16 + row % 16
   const V* value = nullptr;               // or nullptr: ones
-  const WalkEntry<V, I>* walk_entry = nullptr;  // the three above in one record: the walk kernel's
   const F* x1 = nullptr;                  // row-major: x1(i, k) = x1[i * x1_ld + k]
   int64_t x1_ld = 0;
   const F* x2 = nullptr;                  // column-major: x2(k, j) = x2[j * x2_ld + k]

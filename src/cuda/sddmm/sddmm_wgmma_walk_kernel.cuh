@@ -18,7 +18,6 @@
 // staged). Its first kEntryBatch x 32 entries were loaded while tile j - 1 was multiplied.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
@@ -50,46 +49,19 @@ __device__ __forceinline__ T pinned(T v) {
   return v;
 }
 
-// The words of an entry record (cuda/tiles.cuh, WalkEntry) as one load brings them: 8 bytes with
-// 32-bit positions, 16 with 64-bit ones; place_value() is the word holding the place (low half)
-// and A's value (high half).
-template <typename I>
-struct WalkWords;
-template <>
-struct WalkWords<int32_t> {
-  uint2 w;
-  __device__ __forceinline__ unsigned& place_value() { return w.y; }
-  __device__ __forceinline__ unsigned place_value() const { return w.y; }
-  __device__ __forceinline__ int64_t position() const { return static_cast<int32_t>(pinned(w.x)); }
-};
-template <>
-struct WalkWords<int64_t> {
-  uint4 w;
-  __device__ __forceinline__ unsigned& place_value() { return w.z; }
-  __device__ __forceinline__ unsigned place_value() const { return w.z; }
-  __device__ __forceinline__ int64_t position() const {
-    return static_cast<int64_t>((static_cast<uint64_t>(pinned(w.y)) << 32) | pinned(w.x));
-  }
-};
-
 // What a lane writes of kEntryBatch x 32 entries of a unit's run (entries base + 32 j + lane): the
-// records as loaded, nothing computed from them, so that the loads stay in flight until the next
-// tile's step writes them out (a value used at once would wait out the load's latency in every
-// step: the first form of this kernel computed the staged place here, and each of its tiles took
-// 2.1-2.4 us, two round trips, against about 0.5 us of products). One record an entry, where the
-// unit-ordered arrays took three loads (place, output position, value): 1.09-1.13x at 3-10 %, K =
-// 256 (bench/RESULTS.md).
+// arrays' elements as loaded, nothing computed from them, so that the loads stay in flight until
+// the next tile's step writes them out (a value used at once would wait out the load's latency in
+// every step: the first form of this kernel computed the staged place here, and each of its tiles
+// took 2.1-2.4 us, two round trips, against about 0.5 us of products).
 template <typename Config, typename I>
 struct WalkBatch {
   using V = typename Config::Types::Value;
-  using Words = WalkWords<I>;
-  using Entry = WalkEntry<V, I>;
-  static_assert(sizeof(Words) == sizeof(Entry), "a record in one load");
-  static_assert(offsetof(Entry, local) == sizeof(I) && offsetof(Entry, value) == sizeof(I) + 2,
-                "the position in the first words, then place and value in the word place_value() reads");
   static constexpr int kBatch = Config::kEntryBatch;
-  static constexpr unsigned kNone = 0xffffu;  // no entry: a place no unit has (they end at 1023)
-  Words entry[kBatch];
+  static constexpr int kNone = 0x10000;  // no entry: beyond any 16-bit place
+  int local[kBatch];
+  I position[kBatch];
+  V value[kBatch];
   // The run's entries after these, computed where the batch is loaded: a step that kept the run
   // itself for the writes copied a loaded register, and a copy waits for every load in flight.
   WalkRun rest;
@@ -99,30 +71,35 @@ struct WalkBatch {
     rest = WalkRun{run.begin + base + 32 * kBatch, run.end};
     const int64_t start = run.begin + base + lane;
     const int64_t left = run.end - start;  // entries from this lane's first on
-    const Words* const at = reinterpret_cast<const Words*>(a.walk_entry + start);
+    const uint16_t* const local_at = a.local + start;
+    const I* const position_at = a.out_position + start;
+    const V* const value_at = a.value != nullptr ? a.value + start : a.value;
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) {
-      entry[j].place_value() = kNone;
-      if (32 * j < left) entry[j] = at[32 * j];
+      local[j] = kNone;
+      if (32 * j < left) {
+        local[j] = local_at[32 * j];
+        position[j] = position_at[32 * j];
+        if (value_at != nullptr) value[j] = value_at[32 * j];
+      }
     }
   }
 
-  // Writes each loaded entry: A's value (one without values: the record holds it) times its staged
-  // result. The staged result is read for every slot (place 0 where there is no entry) so that
-  // only the store is predicated.
+  // Writes each loaded entry: A's value (1 without values) times its staged result. The staged
+  // result is read for every slot (place 0 where there is no entry) so that only the store is
+  // predicated.
   __device__ __forceinline__ void store(const float* results,
                                         const SddmmTensorArgs<typename Config::Types, I>& a) const {
     using O = typename Config::Types::Output;
     constexpr int kPitch = Config::Unit::kResultPitch;
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) {
-      const unsigned word = pinned(entry[j].place_value());
-      const int here = static_cast<int>(word & 0xffffu);
-      const bool present = here != static_cast<int>(kNone);
-      const int place = present ? here : 0;
+      const int here = pinned(local[j]);
+      const bool entry = here != kNone;
+      const int place = entry ? here : 0;
       const float result = results[(place % kUnitRows) * kPitch + place / kUnitRows];
-      const float scale = widen_pair(word, V{}).y;
-      if (present) a.out[entry[j].position()] = narrow<O>(scale * result);
+      const float scale = a.value != nullptr ? widen(pinned(value[j])) : 1.0f;
+      if (entry) a.out[static_cast<int64_t>(pinned(position[j]))] = narrow<O>(scale * result);
     }
   }
 };
