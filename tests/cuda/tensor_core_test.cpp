@@ -440,8 +440,8 @@ void check_tensor_squares() {
 // the walk kernel 20 row tiles x 36 chunks over its 132 blocks: runs of 5-6 tiles, most of them
 // crossing into the next row tile, and the last tile of a row and of a column partial); and a
 // third, uniform 25600 x 512 at 10 % (200 row tiles x 8 chunks: runs of 12 tiles that begin
-// anywhere in a row tile and cross one or two more, where the walk copies the next row tile's X1
-// lines).
+// anywhere in a row tile and cross one or two more, where the copy warps replace the X1 lines and
+// every multiplying warp reads its rows again).
 // Which kernel ran is not visible through the C ABI (the benchmark reports it:
 // `tensor_core_kernel` "wgmma-walk" or "wgmma-squares"); so the test holds the walk's outputs to
 // the squares' bit for bit, sets them beside the mma.sync kernels' (SDDMM_TC_WGMMA=0) and says how
