@@ -66,8 +66,9 @@ fi
 # order, each case's tools together. compute-sanitizer's cost is mostly on the host and serial in a
 # process: shards of many cases, all at once, did not finish in a 10-minute call (H200,
 # 2026-11-29, 9fb280d: memcheck, initcheck and synccheck of 9 shards and racecheck of one, 28
-# processes, cut at 380 s; the same on 3 shards, 10 processes, cut at 405 s), where one process per case, 16 at once, ran those 3 shards' 28 cases under the 3 tools
-# (80 processes) in 267 s, the longest case (SpMM's narrow lane groups) 221-227 s of it.
+# processes, cut at 380 s; the same on 3 shards, 10 processes, cut at 405 s), where one process
+# per case, 16 at once, ran those 3 shards' 28 cases under the 3 tools (80 processes) in 267 s, the
+# longest case (SpMM's narrow lane groups) 221-227 s of it.
 # racecheck is the slow one: in the same pool (2e9784a, H200) the 14 cases of differential_test.cpp
 # each ran past 428 s under it, while the 17 others timed alone took 6-168 s. So that calls of limited
 # length can split the work: SANITIZERS picks the tools (default all four), SANITIZER_CASES the
