@@ -441,7 +441,10 @@ void check_tensor_squares() {
 // crossing into the next row tile, and the last tile of a row and of a column partial); and a
 // third, uniform 25600 x 512 at 10 % (200 row tiles x 8 chunks: runs of 12 tiles that begin
 // anywhere in a row tile and cross one or two more, where the copy warps replace the X1 lines and
-// every multiplying warp reads its rows again).
+// every multiplying warp reads its rows again); and a fourth, 1000 x 1100 with rows 0-511 at 40 %
+// and the rest at 5 %, whose upper tiles hold about 3,300 entries, more than a stage's slot of the
+// walk's entries (1,232 with 32-bit indices): there the first warps read their entries from the
+// slot and the others load them from the arrays.
 // Which kernel ran is not visible through the C ABI (the benchmark reports it:
 // `tensor_core_kernel` "wgmma-walk" or "wgmma-squares"); so the test holds the walk's outputs to
 // the squares' bit for bit, sets them beside the mma.sync kernels' (SDDMM_TC_WGMMA=0) and says how
@@ -454,7 +457,8 @@ void check_wgmma_squares() {
     return r < 16 ? 0.005 : r >= 1024 && r < 1152 ? 0.0 : 0.1;
   });
   const Pattern many_row_tiles = make_uniform_pattern(25600, 512, 0.1, 2036);
-  for (const Pattern& p : {square_test_pattern(), several_squares, many_row_tiles}) {
+  const Pattern full_tiles = make_pattern(2037, 1000, 1100, [](int64_t r) { return r < 512 ? 0.4 : 0.05; });
+  for (const Pattern& p : {square_test_pattern(), several_squares, many_row_tiles, full_tiles}) {
     for (const int64_t k : {128, 256}) {
       for (const bool with_values : {true, false}) {
         const Outcome chosen = check_sddmm<H>(p, k, with_values, nullptr, "SDDMM_TC_WGMMA_WALK", "1");
