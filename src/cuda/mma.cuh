@@ -90,35 +90,15 @@ __device__ __forceinline__ float4 load_shared_16(unsigned address) {
   return v;
 }
 
-// A 2-, 4- or 8-byte value from shared memory at a shared-memory address (as load_shared_16).
-template <typename T>
-__device__ __forceinline__ T load_shared(unsigned address) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "a 16-, 32- or 64-bit value");
-  T v;
-  if constexpr (sizeof(T) == 8) {
-    asm volatile("ld.shared.b64 %0, [%1];\n" : "=l"(reinterpret_cast<unsigned long long&>(v)) : "r"(address));
-  } else if constexpr (sizeof(T) == 4) {
-    asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(reinterpret_cast<unsigned&>(v)) : "r"(address));
-  } else {
-    asm volatile("ld.shared.b16 %0, [%1];\n" : "=h"(reinterpret_cast<unsigned short&>(v)) : "r"(address));
-  }
-  return v;
-}
-
-// Copies 16 bytes to shared memory from the first `bytes` (0-16) at `global` and zeros after them,
-// without holding them in registers (cp.async, in flight until wait_copies): nothing past them is
-// read, so a copy may end where an array does. `global` must be a global address, even for 0.
-__device__ __forceinline__ void copy_16_async_prefix(unsigned shared, const void* global, int bytes) {
+// Copies 16 bytes from global to shared memory without holding them in registers (cp.async, in
+// flight until wait_copies), or, where `copy` is false, zero-fills them (reading nothing at `global`,
+// which must still be a global address).
+__device__ __forceinline__ void copy_16_async(unsigned shared, const void* global, bool copy) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(global), "r"(bytes) : "memory");
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared), "l"(global), "r"(copy ? 16 : 0) : "memory");
 #else
   __trap();
 #endif
-}
-
-// The same for all 16 bytes, or, where `copy` is false, none (zero-filled).
-__device__ __forceinline__ void copy_16_async(unsigned shared, const void* global, bool copy) {
-  copy_16_async_prefix(shared, global, copy ? 16 : 0);
 }
 
 // The same for 8 bytes (cp.async.ca: through L1, the only form for fewer than 16 bytes).

@@ -442,9 +442,9 @@ void check_tensor_squares() {
 // third, uniform 25600 x 512 at 10 % (200 row tiles x 8 chunks: runs of 12 tiles that begin
 // anywhere in a row tile and cross one or two more, where the copy warps replace the X1 lines and
 // every multiplying warp reads its rows again); and a fourth, 1000 x 1100 with rows 0-511 at 40 %
-// and the rest at 5 %, whose upper tiles hold about 3,300 entries, more than a stage's slot of the
-// walk's entries (1,232 with 32-bit indices): there the first warps read their entries from the
-// slot and the others load them from the arrays.
+// and the rest at 5 %: a unit of the upper rows holds about 410 entries, so each walk warp writes
+// its first batch of 128 (loaded during the products) and then three more loaded as it goes,
+// which the other patterns' 10 % units (about 100 entries) seldom reach.
 // Which kernel ran is not visible through the C ABI (the benchmark reports it:
 // `tensor_core_kernel` "wgmma-walk" or "wgmma-squares"); so the test holds the walk's outputs to
 // the squares' bit for bit, sets them beside the mma.sync kernels' (SDDMM_TC_WGMMA=0) and says how

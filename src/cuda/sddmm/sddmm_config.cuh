@@ -448,16 +448,8 @@ struct SddmmWgmmaWalkConfig {
   // copied with the tile's columns.
   static constexpr size_t kRunSlotBytes = (kTileStrips + 1) * sizeof(int64_t);
   static constexpr size_t kRunOffset = kResultOffset + kResultBytes;
-  // Then, for each stage, the tile's first entries (place, output position, value: WalkEntrySlot),
-  // copied with its columns, so that the multiplying warps read them from shared memory instead of
-  // loading them one by one from the unit-ordered arrays. 9,984 bytes hold 1,232 entries (32-bit
-  // positions; 824 with 64-bit ones): a 128 x 64 tile up to 15 % full, whole; the entries past
-  // them are loaded from the arrays as before. The size is what the fourth stage's absence leaves
-  // at K = 256 (three slots).
-  static constexpr size_t kEntrySlotBytes = 9984;
-  static constexpr size_t kEntryOffset = (kRunOffset + size_t{kColumnStages} * kRunSlotBytes + 15) / 16 * 16;
   // The dynamic shared memory's start is aligned up to a swizzle atom: up to one atom more.
-  static constexpr size_t kSharedBytes = kEntryOffset + size_t{kColumnStages} * kEntrySlotBytes + kSwizzleAtomBytes;
+  static constexpr size_t kSharedBytes = kRunOffset + size_t{kColumnStages} * kRunSlotBytes + kSwizzleAtomBytes;
   static constexpr int kMinBlocksPerSm = 1;
   // Entries each lane of a warp loads (place, output position, value) a tile ahead of writing them.
   static constexpr int kEntryBatch = 4;

@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_square_kernel.cuh"
@@ -50,39 +49,6 @@ __device__ __forceinline__ T pinned(T v) {
   return v;
 }
 
-// A stage's slot of the tile's first entries (SddmmWgmmaWalkConfig::kEntrySlotBytes), which the
-// copy warps copy with the tile's columns: the places, the output positions and the values of
-// entries [begin, begin + kCapacity) of the unit-ordered arrays at most, each array from the start
-// of the 16-byte piece holding entry `begin` (kLead<T>(begin) elements before it), so that every
-// copy is one aligned piece.
-template <typename Config, typename I>
-struct WalkEntrySlot {
-  using V = typename Config::Types::Value;
-  static constexpr int kPad = 32;  // a piece's worth before the first entry and after the last
-  static constexpr int64_t kCapacity =
-      (Config::kEntrySlotBytes - 3 * kPad) / (sizeof(uint16_t) + sizeof(I) + sizeof(V)) / 8 * 8;
-  static constexpr unsigned kLocalOffset = 0;
-  static constexpr unsigned kPositionOffset = kLocalOffset + kCapacity * sizeof(uint16_t) + kPad;
-  static constexpr unsigned kValueOffset = kPositionOffset + kCapacity * sizeof(I) + kPad;
-  static_assert(kValueOffset + kCapacity * sizeof(V) + kPad <= Config::kEntrySlotBytes, "within the slot");
-  template <typename T>
-  static __device__ __forceinline__ int lead(int64_t begin) {
-    return static_cast<int>(begin & (16 / static_cast<int64_t>(sizeof(T)) - 1));
-  }
-  // The end of the entries a tile's slot holds: begin + kCapacity at most.
-  static __device__ __forceinline__ int64_t staged_end(const WalkRun& tile) {
-    return tile.end - tile.begin < kCapacity ? tile.end : tile.begin + kCapacity;
-  }
-};
-
-// The entries of a tile that a warp finds in its stage's slot: [begin, end) of the unit-ordered
-// arrays (none where end <= begin), the slot at shared-memory address `slot`.
-struct WalkStaged {
-  unsigned slot = 0;
-  int64_t begin = 0;
-  int64_t end = 0;
-};
-
 // What a lane writes of kEntryBatch x 32 entries of a unit's run (entries base + 32 j + lane): the
 // arrays' elements as loaded, nothing computed from them, so that the loads stay in flight until
 // the next tile's step writes them out (a value used at once would wait out the load's latency in
@@ -100,35 +66,11 @@ struct WalkBatch {
   // itself for the writes copied a loaded register, and a copy waits for every load in flight.
   WalkRun rest;
 
-  // From the stage's slot where the warp's batch lies in `staged` (a choice of the whole warp), else
-  // from the unit-ordered arrays.
   __device__ __forceinline__ void load(const WalkRun& run, int64_t base,
-                                       const SddmmTensorArgs<typename Config::Types, I>& a, int lane,
-                                       const WalkStaged& staged = WalkStaged{}) {
-    using Slot = WalkEntrySlot<Config, I>;
+                                       const SddmmTensorArgs<typename Config::Types, I>& a, int lane) {
     rest = WalkRun{run.begin + base + 32 * kBatch, run.end};
     const int64_t start = run.begin + base + lane;
     const int64_t left = run.end - start;  // entries from this lane's first on
-    const int64_t batch_end = rest.begin < run.end ? rest.begin : run.end;
-    if (run.begin + base >= staged.begin && batch_end <= staged.end) {
-      const unsigned in_slot = static_cast<unsigned>(start - staged.begin);
-      const unsigned local_at = staged.slot + Slot::kLocalOffset +
-                                (in_slot + Slot::template lead<uint16_t>(staged.begin)) * sizeof(uint16_t);
-      const unsigned position_at =
-          staged.slot + Slot::kPositionOffset + (in_slot + Slot::template lead<I>(staged.begin)) * sizeof(I);
-      const unsigned value_at =
-          staged.slot + Slot::kValueOffset + (in_slot + Slot::template lead<V>(staged.begin)) * sizeof(V);
-#pragma unroll
-      for (int j = 0; j < kBatch; ++j) {
-        local[j] = kNone;
-        if (32 * j < left) {
-          local[j] = load_shared<uint16_t>(local_at + 32 * j * sizeof(uint16_t));
-          position[j] = load_shared<I>(position_at + 32 * j * sizeof(I));
-          if (a.value != nullptr) value[j] = load_shared<V>(value_at + 32 * j * sizeof(V));
-        }
-      }
-      return;
-    }
     const uint16_t* const local_at = a.local + start;
     const I* const position_at = a.out_position + start;
     const V* const value_at = a.value != nullptr ? a.value + start : a.value;
@@ -268,35 +210,6 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
       }
     }
   };
-  // A tile's entries, [begin, end) of the unit-ordered arrays (its cells' runs, one after another),
-  // loaded a tile before its copies are issued; empty past the run.
-  const auto tile_entries = [&](const WalkCursor& at) {
-    WalkRun range;
-    if (at.tile < last) {
-      const int64_t first_strip = at.row_tile * Config::kTileStrips;
-      const int64_t end_strip = first_strip + Config::kTileStrips < a.strips ? first_strip + Config::kTileStrips : a.strips;
-      range.begin = a.cell_entries[at.chunk * a.strips + first_strip];
-      range.end = a.cell_entries[at.chunk * a.strips + end_strip];
-    }
-    return range;
-  };
-  // Elements [first, end) of one of the entries' arrays into a slot, from the 16-byte piece that
-  // holds `first` (WalkEntrySlot): the warps' lanes take the pieces in turn; the last piece reads
-  // only up to `end`.
-  const int copy_thread = 32 * copier + lane;
-  const auto copy_entry_array = [&](unsigned target, const auto* array, int64_t first, int64_t end) {
-    using T = std::remove_cv_t<std::remove_pointer_t<decltype(array)>>;
-    constexpr int kPer = 16 / static_cast<int>(sizeof(T));
-    if (end <= first) return;
-    const int64_t from = first & ~int64_t{kPer - 1};
-    const int pieces = static_cast<int>((end - from + kPer - 1) / kPer);
-    for (int i = copy_thread; i < pieces; i += 32 * Config::kCopyWarps) {
-      const int64_t element = from + int64_t{i} * kPer;
-      const int64_t left = end - element;
-      copy_16_async_prefix(target + static_cast<unsigned>(16 * i), array + element,
-                           left >= kPer ? 16 : static_cast<int>(left) * static_cast<int>(sizeof(T)));
-    }
-  };
   const auto copy_rows = [&](int64_t row_tile) {  // the row tile's X1 lines
     copy_lines(aligned, Config::kTileRows, a.x1, a.x1_ld, row_tile * Config::kTileRows, a.rows, kRowShare, row_base);
   };
@@ -304,15 +217,8 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
   // the matrix reads nothing: its source stays X2's first element), and the offsets of the tile's
   // 9 cells (chunk, strips 8 r .. 8 r + 8; past the last strip, its end), from which warp w takes
   // its unit's run [offset w, offset w + 1), as cell_run reads them (copier 0).
-  const auto copy_columns = [&](const WalkCursor& at, const WalkRun& entries) {
+  const auto copy_columns = [&](const WalkCursor& at) {
     if (at.tile < last) {
-      // The tile's first entries, as many as its slot holds.
-      using Slot = WalkEntrySlot<Config, I>;
-      const unsigned slot = aligned + static_cast<unsigned>(Config::kEntryOffset + at.stage * Config::kEntrySlotBytes);
-      const int64_t staged_end = Slot::staged_end(entries);
-      copy_entry_array(slot + Slot::kLocalOffset, a.local, entries.begin, staged_end);
-      copy_entry_array(slot + Slot::kPositionOffset, a.out_position, entries.begin, staged_end);
-      if (a.value != nullptr) copy_entry_array(slot + Slot::kValueOffset, a.value, entries.begin, staged_end);
       if (copier == 0 && lane <= Config::kTileStrips) {
         const int64_t strip = at.row_tile * Config::kTileStrips + lane;
         copy_8_async(aligned + static_cast<unsigned>(Config::kRunOffset + at.stage * Config::kRunSlotBytes +
@@ -327,14 +233,12 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
 
   WalkCursor now{first, first / a.chunks, first % a.chunks, 0};
   WalkCursor copy = now;
-  WalkRun copy_entries = tile_entries(copy);
   // The first row tile's X1 lines join the first tile's group; kStages - 1 groups in flight.
   copy_rows(now.row_tile);
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    copy_columns(copy, copy_entries);
+    copy_columns(copy);
     copy.advance(a.chunks, kStages);
-    copy_entries = tile_entries(copy);
   }
   for (; now.tile < last; now.advance(a.chunks, kStages)) {
     if (now.enters_row_tile(first)) {
@@ -351,9 +255,8 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
     wait_copies<kStages - 2>();
     fence_proxy_async();
     walk_barrier<Config::kThreadsPerBlock>();
-    copy_columns(copy, copy_entries);
+    copy_columns(copy);
     copy.advance(a.chunks, kStages);
-    copy_entries = tile_entries(copy);
   }
 }
 
@@ -382,10 +285,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   float* const results = reinterpret_cast<float*>(shared_raw + (aligned - raw) + Config::kResultOffset) +
                          warp * (kUnitRows * Config::Unit::kResultPitch);
   // Each stage's cell offsets (walk_copy_warp), this warp's first.
-  const int64_t* const tile_runs = reinterpret_cast<const int64_t*>(shared_raw + (aligned - raw) + Config::kRunOffset);
-  const int64_t* const runs = tile_runs + warp;
-  // Each stage's slot of the tile's first entries (walk_copy_warp).
-  const unsigned entry_slots = aligned + static_cast<unsigned>(Config::kEntryOffset);
+  const int64_t* const runs =
+      reinterpret_cast<const int64_t*>(shared_raw + (aligned - raw) + Config::kRunOffset) + warp;
   WalkCursor now{first, first / a.chunks, first % a.chunks, 0};  // tile j
 
   // The wgmma descriptor of the first stage's columns; a step of the products adds its offset
@@ -465,13 +366,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     // (A branch the compiler cannot decide keeps the writes, the first use of the loads of the step
     // before, after the products' start: ptxas otherwise moved that use above them.)
     if (a.out != nullptr) write_walk_entries<Config, I>(before, results, a, lane);
-    constexpr int kRunSlot = Config::kRunSlotBytes / sizeof(int64_t);
-    const int64_t* const run = runs + now.stage * kRunSlot;
-    const int64_t* const tile_run = tile_runs + now.stage * kRunSlot;
-    const WalkRun tile{tile_run[0], tile_run[Config::kTileStrips]};
-    mine.load(WalkRun{run[0], run[1]}, 0, a, lane,
-              WalkStaged{entry_slots + static_cast<unsigned>(now.stage * Config::kEntrySlotBytes), tile.begin,
-                         WalkEntrySlot<Config, I>::staged_end(tile)});
+    const int64_t* const run = runs + now.stage * (Config::kRunSlotBytes / sizeof(int64_t));
+    mine.load(WalkRun{run[0], run[1]}, 0, a, lane);
     now.advance(a.chunks, kStages);
     wgmma_wait<0>(sums);
   };
