@@ -1,5 +1,6 @@
-// Bulk copies from global to shared memory (sm_90's cp.async.bulk, the tensor memory accelerator
-// without a tensor map) and the shared-memory barriers (mbarrier) that say when they have landed.
+// Bulk copies from global to shared memory (sm_90's tensor memory accelerator: cp.async.bulk, and
+// cp.async.bulk.tensor through a tensor map) and the shared-memory barriers (mbarrier) that say
+// when they have landed.
 // Compiled for sm_90 and later; on earlier architectures the functions trap (their callers take a
 // cp.async path there instead).
 #pragma once
@@ -64,6 +65,28 @@ __device__ __forceinline__ void bulk_copy_to_shared(unsigned target, const void*
   (void)target;
   (void)global;
   (void)bytes;
+  (void)bar;
+  __trap();
+#endif
+}
+
+// Copies the 2-D box of a tensor map at element coordinates (inner, outer) to shared address
+// `target`, laid out (and swizzled) as the map says, elements past the tensor's extent zero,
+// completing its bytes (the whole box's, zeros included) on barrier `bar`. `map` is the address
+// of a __grid_constant__ kernel parameter encoded on the host (cuTensorMapEncodeTiled).
+__device__ __forceinline__ void tensor_copy_to_shared(unsigned target, const void* map, int inner, int outer,
+                                                      unsigned bar) {
+#if SDDMM_BULK_COPY_DEVICE
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          target),
+      "l"(map), "r"(inner), "r"(outer), "r"(bar)
+      : "memory");
+#else
+  (void)target;
+  (void)map;
+  (void)inner;
+  (void)outer;
   (void)bar;
   __trap();
 #endif

@@ -4,6 +4,7 @@
 #include <cuda.h>  // the driver's types only: the driver itself is reached through the runtime
 #include <cuda_runtime.h>
 
+#include "cuda/driver_entry.hpp"
 #include "cuda/runtime.cuh"
 
 namespace sddmm::cuda {
@@ -11,23 +12,13 @@ namespace {
 
 using PointerGetAttributes = CUresult (*)(unsigned int, CUpointer_attribute*, void**, CUdeviceptr);
 
-// cuPointerGetAttributes, looked up once per process. The library links the static runtime alone
-// (it must load where no driver is installed), so the driver's function comes from the runtime's
-// entry-point table. Every driver that runs this library's runtime (CUDA 13: 580 or later) has it;
-// should the lookup still fail, every CUDA call on pointers says so as CUDA_ERROR.
+// cuPointerGetAttributes, looked up once per process (cuda/driver_entry.hpp). Every driver that
+// runs this library's runtime (CUDA 13: 580 or later) has it; should the lookup still fail, every
+// CUDA call on pointers says so as CUDA_ERROR. 12000: the version of the function's interface
+// asked for (unchanged since CUDA 7).
 PointerGetAttributes driver_query() {
-  static const PointerGetAttributes query = [] {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    // 12000: the version of the function's interface asked for (unchanged since CUDA 7).
-    const cudaError_t status =
-        cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &fn, 12000, cudaEnableDefault, &found);
-    if (status != cudaSuccess || found != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();
-      return PointerGetAttributes{nullptr};
-    }
-    return reinterpret_cast<PointerGetAttributes>(fn);
-  }();
+  static const PointerGetAttributes query =
+      reinterpret_cast<PointerGetAttributes>(driver_function("cuPointerGetAttributes", 12000));
   return query;
 }
 

@@ -448,8 +448,11 @@ struct SddmmWgmmaWalkConfig {
   // copied with the tile's columns.
   static constexpr size_t kRunSlotBytes = (kTileStrips + 1) * sizeof(int64_t);
   static constexpr size_t kRunOffset = kResultOffset + kResultBytes;
+  // Then, for each stage, the barrier (mbarrier) on which its X2 columns land (tensor copies).
+  static constexpr size_t kBarrierOffset = kRunOffset + size_t{kColumnStages} * kRunSlotBytes;
+  static constexpr size_t kBarrierBytes = 8;
   // The dynamic shared memory's start is aligned up to a swizzle atom: up to one atom more.
-  static constexpr size_t kSharedBytes = kRunOffset + size_t{kColumnStages} * kRunSlotBytes + kSwizzleAtomBytes;
+  static constexpr size_t kSharedBytes = kBarrierOffset + size_t{kColumnStages} * kBarrierBytes + kSwizzleAtomBytes;
   static constexpr int kMinBlocksPerSm = 1;
   // Entries each lane of a warp loads (place, output position, value) a tile ahead of writing them.
   static constexpr int kEntryBatch = 4;
@@ -457,9 +460,9 @@ struct SddmmWgmmaWalkConfig {
   static_assert(kK % kSliceElements == 0 && kSlices >= 1, "whole 128-byte slices of K");
   static_assert(kColumnOffset % kSwizzleAtomBytes == 0 && kColumnBytes % kSwizzleAtomBytes == 0, "atoms aligned");
   static_assert(kSharedBytes <= 227 * 1024, "a block's shared memory on sm_90");
-  // Each copy warp's share of a group's copy instructions (4 lines each) is even, so that it covers
-  // whole swizzle atoms (8 lines) and starts at one: see walk_copy_warp.
-  static_assert(kTileRows / 4 % (2 * kCopyWarps) == 0 && kUnitCols / 4 % (2 * kCopyWarps) == 0, "even shares");
+  // Each copy warp's share of the X1 lines' copy instructions (4 lines each) is even, so that it
+  // covers whole swizzle atoms (8 lines) and starts at one: see walk_copy_warp.
+  static_assert(kTileRows / 4 % (2 * kCopyWarps) == 0, "even shares");
 };
 
 // Blocks of a square kernel (SddmmTensorSquareConfig, SddmmWgmmaSquareConfig): one per square of

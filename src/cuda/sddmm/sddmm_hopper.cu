@@ -1,6 +1,9 @@
 // The Hopper-only SDDMM kernels (sddmm_hopper.cuh): built for compute_90a alone.
 #include "cuda/sddmm/sddmm_hopper.cuh"
 
+#include <cuda.h>  // the tensor map's types; the driver itself through driver_entry.hpp
+
+#include "cuda/driver_entry.hpp"
 #include "cuda/occupancy.cuh"
 #include "cuda/runtime.cuh"
 #include "cuda/sddmm/sddmm_wgmma_square_kernel.cuh"
@@ -22,6 +25,41 @@ void for_each_wgmma_square_config(std::integer_sequence<int, kKs...>, Fn&& fn) {
   (fn(SddmmWgmmaSquareConfig<Precision<V, V, V>, kKs>{}), ...);
 }
 
+using EncodeTensorMap = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                     const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                     CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+// The walk kernel's map of X2 (K x cols, column-major, 16-bit elements) for its tensor copies: boxes
+// of 64 K elements (one 128-byte swizzled line) x 64 columns, swizzled by 128 bytes as wgmma reads
+// them; columns past the matrix land as zeros. Encoded on the host at each call (the operand's
+// address is the call's); the plans that take the walk have X2 16-byte aligned with a leading
+// dimension of whole 16 bytes, as a map needs (the tensor-core paths ask it: sddmm.cu).
+template <typename Config, typename I>
+CUtensorMap walk_x2_map(const SddmmTensorArgs<typename Config::Types, I>& args) {
+  static const EncodeTensorMap encode =
+      reinterpret_cast<EncodeTensorMap>(driver_function("cuTensorMapEncodeTiled", 12000));
+  if (encode == nullptr) {
+    fail(SDDMM_STATUS_CUDA_ERROR, "SDDMM: the CUDA driver offers no cuTensorMapEncodeTiled through the runtime");
+  }
+  if (args.cols >= (int64_t{1} << 31)) {  // a box's column coordinate is a 32-bit integer
+    fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: 2^31 columns or more on the wgmma walk kernel");
+  }
+  using F = typename Config::Feature;
+  const cuuint64_t extent[2] = {static_cast<cuuint64_t>(Config::kK), static_cast<cuuint64_t>(args.cols)};
+  const cuuint64_t pitch[1] = {static_cast<cuuint64_t>(args.x2_ld) * sizeof(F)};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(Config::kSliceElements), static_cast<cuuint32_t>(kUnitCols)};
+  const cuuint32_t step[2] = {1, 1};
+  CUtensorMap map;
+  const CUresult status = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, const_cast<F*>(args.x2), extent, pitch, box,
+                                 step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (status != CUDA_SUCCESS) {
+    fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: cuTensorMapEncodeTiled refused the walk kernel's map of X2 (CUresult ",
+         static_cast<int>(status), ")");
+  }
+  return map;
+}
+
 }  // namespace
 
 // The walk kernel: a block a multiprocessor (as many as run at once), each a run of the tiles.
@@ -33,8 +71,9 @@ void launch_walk(const SddmmTensorArgs<typename Config::Types, I>& args, cudaStr
                                                                          Config::kSharedBytes);
   const int64_t blocks = tiles < resident ? tiles : resident;
   if (blocks <= 0) return;
+  const CUtensorMap x2_map = walk_x2_map<Config, I>(args);
   sddmm_wgmma_walk_kernel<Config, I>
-      <<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args);
+      <<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args, x2_map);
   check_launch("sddmm_wgmma_walk_kernel");
 }
 

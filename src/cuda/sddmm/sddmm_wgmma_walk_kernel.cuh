@@ -3,9 +3,9 @@
 // TensorTiles::cell_entries). A tile is 8 strips x 1 chunk (128 x 64 cells); tiles are numbered
 // row-major (row tile r = strips 8 r .. 8 r + 7, chunk c: tile r * chunks + c) and each block, one a
 // multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and 4 copy warps
-// (walk_copy_warp), which stage the row tile's 128 X1 rows once (whole K), and per tile the
-// chunk's 64 X2 columns and its units' runs, by cp.async in the 128-byte swizzle wgmma reads,
-// kColumnStages - 1 tiles ahead; they keep few registers (setmaxnreg), and the multiplying warps
+// (walk_copy_warp), which stage the row tile's 128 X1 rows once (whole K) and per tile its units'
+// runs by cp.async, and the chunk's 64 X2 columns by tensor copies (TMA) in the 128-byte swizzle
+// wgmma reads, kColumnStages - 1 tiles ahead; they keep few registers (setmaxnreg), and the multiplying warps
 // take the rest. Each multiplying warp reads its 16 X1 rows into registers once a row tile and
 // keeps them while the block walks the row's chunks. Warpgroup g multiplies rows 64 g .. + 63 by
 // the 64 columns (wgmma.m64n64k16, A from registers, K / 16 of them), so that warp w holds unit
@@ -18,8 +18,11 @@
 // staged). Its first kEntryBatch x 32 entries were loaded while tile j - 1 was multiplied.
 #pragma once
 
+#include <cuda.h>  // CUtensorMap, the type alone (the map is encoded on the host)
+
 #include <cstdint>
 
+#include "cuda/bulk_copy.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_square_kernel.cuh"
 #include "cuda/sddmm/sddmm_wgmma.cuh"
@@ -129,6 +132,7 @@ struct WalkCursor {
   int64_t row_tile;
   int64_t chunk;
   int stage;  // (tile - first) % stages: the tile's place among the staged column tiles
+  unsigned phase;  // (tile - first) / stages % 2: the parity of its stage barrier's phase
 
   __device__ __forceinline__ void advance(int64_t chunks, int stages) {
     ++tile;
@@ -136,7 +140,10 @@ struct WalkCursor {
       chunk = 0;
       ++row_tile;
     }
-    if (++stage == stages) stage = 0;
+    if (++stage == stages) {
+      stage = 0;
+      phase ^= 1u;
+    }
   }
 
   // Whether the run, which began at tile `first`, enters a new row tile here: where the copy warps
@@ -158,21 +165,24 @@ __device__ __forceinline__ void walk_barrier() {
 }
 
 // Copy warp `copier` (warp Config::kCopyWarp + copier, of Config::kCopyWarps): copies its share of
-// the X1 lines of each row tile and of the X2 columns of each tile kStages - 1 tiles ahead, by
-// cp.async, in the 128-byte swizzle wgmma reads; the other warps only multiply and write. The copy
-// warps meet them at the same block barriers, step for step: where a row tile starts (every
-// warpgroup done with the X1 lines) and before each tile (its columns in and made visible to the
-// tensor cores, the stage of the tile before free), each having waited for and fenced its own
-// copies. Only these warps issue cp.async, so only they need the proxy fence, which ptxas compiles
-// with a memory barrier (MEMBAR.ALL.CTA) that orders every earlier load of the thread issuing it:
-// in this kernel's first form every warp copied, fenced and loaded entries.
-// Copy instruction i of a group covers lines 4 i .. 4 i + 3, lane l piece l % 8 of line 4 i + l / 8;
-// copier c issues a run of them, i = base + j, base even (kRowShare, kColumnShare below). Lines 4
+// the X1 lines of each row tile by cp.async, in the 128-byte swizzle, and (copier 0) each tile's
+// cell offsets; one lane of copier 0 issues each tile's X2 columns as tensor copies (the map
+// `x2_map`: 64 K elements x 64 columns a box, a box a slice, swizzled by the copy engine) that
+// complete on the stage's barrier, kStages - 1 tiles ahead. The other warps only multiply and
+// write. The copy warps meet them at the same block barriers, step for step: where a row tile
+// starts (every warpgroup done with the X1 lines) and before each tile (its columns and offsets
+// in, the stage of the tile before free), each having waited for its own copies and the stage's
+// barrier. The tensor copies write through the async proxy that wgmma reads through, so no proxy
+// fence is needed (the cp.async form fenced each tile: MEMBAR.ALL.CTA in SASS, which waits for
+// every load of the thread in flight).
+// Copy instruction i of the X1 lines covers lines 4 i .. 4 i + 3, lane l piece l % 8 of line 4 i +
+// l / 8; copier c issues a run of them, i = base + j, base even (kRowShare below). Lines 4
 // apart alternate between two places in the swizzle atom (lines 8 apart share one), hence the two
 // offsets, picked by j's parity.
 template <typename Config, typename I>
-__device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Config::Types, I>& a, unsigned aligned,
-                                               int64_t first, int64_t last, int lane, int copier) {
+__device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Config::Types, I>& a,
+                                               const CUtensorMap* x2_map, unsigned aligned, int64_t first,
+                                               int64_t last, int lane, int copier) {
   using F = typename Config::Feature;
   constexpr int kSlices = Config::kSlices;
   constexpr int kStages = Config::kColumnStages;
@@ -189,9 +199,8 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
     return start + offset[j % 2] + static_cast<unsigned>((base / 2 + j / 2) * kSwizzleAtomBytes);
   };
   constexpr int kRowShare = Config::kTileRows / kLineStep / Config::kCopyWarps;  // copies of a group
-  constexpr int kColumnShare = kUnitCols / kLineStep / Config::kCopyWarps;
   const int row_base = copier * kRowShare;
-  const int column_base = copier * kColumnShare;
+  const unsigned barriers = aligned + static_cast<unsigned>(Config::kBarrierOffset);
   // This warp's share of an operand's lines, slice-major: `lines` lines a slice at shared address
   // `start`, line `first` + i of the operand (its pointer and leading dimension) at line i, lines
   // from `limit` on past the matrix (nothing read: the source stays the operand's first element).
@@ -213,10 +222,10 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
   const auto copy_rows = [&](int64_t row_tile) {  // the row tile's X1 lines
     copy_lines(aligned, Config::kTileRows, a.x1, a.x1_ld, row_tile * Config::kTileRows, a.rows, kRowShare, row_base);
   };
-  // One group of copies, empty past the run: the chunk's 64 X2 columns, slice-major (a column past
-  // the matrix reads nothing: its source stays X2's first element), and the offsets of the tile's
-  // 9 cells (chunk, strips 8 r .. 8 r + 8; past the last strip, its end), from which warp w takes
-  // its unit's run [offset w, offset w + 1), as cell_run reads them (copier 0).
+  // One group of copies, empty past the run: the offsets of the tile's 9 cells (chunk, strips 8 r ..
+  // 8 r + 8; past the last strip, its end), from which warp w takes its unit's run [offset w,
+  // offset w + 1) (copier 0); and the chunk's 64 X2 columns, slice-major, as tensor copies on the
+  // stage's barrier (a column past the matrix lands as zeros).
   const auto copy_columns = [&](const WalkCursor& at) {
     if (at.tile < last) {
       if (copier == 0 && lane <= Config::kTileStrips) {
@@ -225,13 +234,21 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
                                                      lane * sizeof(int64_t)),
                      a.cell_entries + at.chunk * a.strips + (strip < a.strips ? strip : a.strips));
       }
-      copy_lines(aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes), kUnitCols,
-                 a.x2, a.x2_ld, at.chunk * kUnitCols, a.cols, kColumnShare, column_base);
+      if (copier == 0 && lane == 0) {
+        const unsigned bar = barriers + static_cast<unsigned>(at.stage * Config::kBarrierBytes);
+        const unsigned stage = aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes);
+        barrier_arrive_expect_bytes(bar, static_cast<unsigned>(Config::kColumnBytes));
+#pragma unroll
+        for (int s = 0; s < kSlices; ++s) {
+          tensor_copy_to_shared(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), x2_map,
+                                s * Config::kSliceElements, static_cast<int>(at.chunk * kUnitCols), bar);
+        }
+      }
     }
     commit_copies();
   };
 
-  WalkCursor now{first, first / a.chunks, first % a.chunks, 0};
+  WalkCursor now{first, first / a.chunks, first % a.chunks, 0, 0};
   WalkCursor copy = now;
   // The first row tile's X1 lines join the first tile's group; kStages - 1 groups in flight.
   copy_rows(now.row_tile);
@@ -250,10 +267,10 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
       commit_copies();
       wait_copies<0>();
     }
-    // This tile's columns are in (made visible to the tensor cores' reads, then to everyone);
-    // after the barrier every warpgroup is done with tile j - 1, whose stage the copies reuse.
+    // This tile's offsets and columns are in; after the barrier every warpgroup is done with tile
+    // j - 1, whose stage the copies reuse.
     wait_copies<kStages - 2>();
-    fence_proxy_async();
+    barrier_wait(barriers + static_cast<unsigned>(now.stage * Config::kBarrierBytes), now.phase);
     walk_barrier<Config::kThreadsPerBlock>();
     copy_columns(copy);
     copy.advance(a.chunks, kStages);
@@ -262,7 +279,7 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
 
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
-    sddmm_wgmma_walk_kernel(const SddmmTensorArgs<typename Config::Types, I> a) {
+    sddmm_wgmma_walk_kernel(const SddmmTensorArgs<typename Config::Types, I> a, const __grid_constant__ CUtensorMap x2_map) {
   using F = typename Config::Feature;
   constexpr int kSlices = Config::kSlices;
   constexpr int kStages = Config::kColumnStages;
@@ -276,9 +293,15 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int64_t first = tiles * blockIdx.x / gridDim.x;
   const int64_t last = tiles * (blockIdx.x + 1) / gridDim.x;
   if (first >= last) return;
+  // Each stage's barrier: one arrival (the lane issuing its tensor copies) and their bytes a phase.
+  const unsigned barriers = aligned + static_cast<unsigned>(Config::kBarrierOffset);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) barrier_init(barriers + static_cast<unsigned>(s * Config::kBarrierBytes), 1);
+  }
+  __syncthreads();  // the barriers are ready
   if (warp >= Config::kCopyWarp) {
     warpgroup_registers<RegisterMove::kRelease, Config::kCopyRegisters>();
-    walk_copy_warp<Config, I>(a, aligned, first, last, lane, warp - Config::kCopyWarp);
+    walk_copy_warp<Config, I>(a, &x2_map, aligned, first, last, lane, warp - Config::kCopyWarp);
     return;
   }
   warpgroup_registers<RegisterMove::kClaim, Config::kMultiplyRegisters>();
@@ -287,7 +310,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   // Each stage's cell offsets (walk_copy_warp), this warp's first.
   const int64_t* const runs =
       reinterpret_cast<const int64_t*>(shared_raw + (aligned - raw) + Config::kRunOffset) + warp;
-  WalkCursor now{first, first / a.chunks, first % a.chunks, 0};  // tile j
+  WalkCursor now{first, first / a.chunks, first % a.chunks, 0, 0};  // tile j
 
   // The wgmma descriptor of the first stage's columns; a step of the products adds its offset
   // (bytes / 16) to it instead of building each descriptor from its address. With the copies'
@@ -341,6 +364,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const auto start = [&](float (&sums)[32], float (&before)[32]) {
     if (now.enters_row_tile(first)) walk_barrier<Config::kThreadsPerBlock>();  // X1 lines free
     walk_barrier<Config::kThreadsPerBlock>();  // tile j's columns (and rows) in, tile j - 1 done
+    // The columns' phase, seen by this thread too: what orders the tensor copies' writes before
+    // this thread's products (it has completed: the copy warps waited for it before the barrier).
+    barrier_wait(barriers + static_cast<unsigned>(now.stage * Config::kBarrierBytes), now.phase);
     if (now.tile == first || now.enters_row_tile(first)) load_rows();
     if constexpr (!Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
     const uint64_t b_stage = b_descriptor + static_cast<uint64_t>(now.stage * (Config::kColumnBytes >> 4));
