@@ -448,6 +448,12 @@ struct SddmmWgmmaWalkConfig {
   // copied with the tile's columns.
   static constexpr size_t kRunSlotBytes = (kTileStrips + 1) * sizeof(int64_t);
   static constexpr size_t kRunOffset = kResultOffset + kResultBytes;
+  // X2's columns by tensor copies (TMA: one lane issues a 2-D copy a slice, completing on the
+  // stage's mbarrier) at K = 256; by the copy warps' cp.async and a proxy fence a tile at K = 128.
+  // Measured side by side (H200, float16, uniform 8000^2 at 3 / 4 / 5 / 10 %, medians of two
+  // rounds, us): K = 256 69.25 / 71.05 / 71.1 / 76.35 -> 68.2 / 69.0 / 69.35 / 74.25 (bfloat16
+  // alike); K = 128 53.25 / 55.1 / 56.15 / 63.2 -> 55.1 / 57.05 / 57.8 / 64.5, so cp.async there.
+  static constexpr bool kTensorCopies = kKValue >= 256;
   // Then, for each stage, the barrier (mbarrier) on which its X2 columns land (tensor copies).
   static constexpr size_t kBarrierOffset = kRunOffset + size_t{kColumnStages} * kRunSlotBytes;
   static constexpr size_t kBarrierBytes = 8;
@@ -460,9 +466,9 @@ struct SddmmWgmmaWalkConfig {
   static_assert(kK % kSliceElements == 0 && kSlices >= 1, "whole 128-byte slices of K");
   static_assert(kColumnOffset % kSwizzleAtomBytes == 0 && kColumnBytes % kSwizzleAtomBytes == 0, "atoms aligned");
   static_assert(kSharedBytes <= 227 * 1024, "a block's shared memory on sm_90");
-  // Each copy warp's share of the X1 lines' copy instructions (4 lines each) is even, so that it
-  // covers whole swizzle atoms (8 lines) and starts at one: see walk_copy_warp.
-  static_assert(kTileRows / 4 % (2 * kCopyWarps) == 0, "even shares");
+  // Each copy warp's share of a group's copy instructions (4 lines each) is even, so that it covers
+  // whole swizzle atoms (8 lines) and starts at one: see walk_copy_warp.
+  static_assert(kTileRows / 4 % (2 * kCopyWarps) == 0 && kUnitCols / 4 % (2 * kCopyWarps) == 0, "even shares");
 };
 
 // Blocks of a square kernel (SddmmTensorSquareConfig, SddmmWgmmaSquareConfig): one per square of

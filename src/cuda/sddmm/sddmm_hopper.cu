@@ -71,7 +71,8 @@ void launch_walk(const SddmmTensorArgs<typename Config::Types, I>& args, cudaStr
                                                                          Config::kSharedBytes);
   const int64_t blocks = tiles < resident ? tiles : resident;
   if (blocks <= 0) return;
-  const CUtensorMap x2_map = walk_x2_map<Config, I>(args);
+  // With cp.async copies (Config::kTensorCopies false) the kernel never reads its map.
+  const CUtensorMap x2_map = Config::kTensorCopies ? walk_x2_map<Config, I>(args) : CUtensorMap{};
   sddmm_wgmma_walk_kernel<Config, I>
       <<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args, x2_map);
   check_launch("sddmm_wgmma_walk_kernel");

@@ -4,8 +4,8 @@
 // row-major (row tile r = strips 8 r .. 8 r + 7, chunk c: tile r * chunks + c) and each block, one a
 // multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and 4 copy warps
 // (walk_copy_warp), which stage the row tile's 128 X1 rows once (whole K) and per tile its units'
-// runs by cp.async, and the chunk's 64 X2 columns by tensor copies (TMA) in the 128-byte swizzle
-// wgmma reads, kColumnStages - 1 tiles ahead; they keep few registers (setmaxnreg), and the multiplying warps
+// runs by cp.async, and the chunk's 64 X2 columns (by tensor copies at K = 256, cp.async at 128:
+// Config::kTensorCopies) in the 128-byte swizzle wgmma reads, kColumnStages - 1 tiles ahead; they keep few registers (setmaxnreg), and the multiplying warps
 // take the rest. Each multiplying warp reads its 16 X1 rows into registers once a row tile and
 // keeps them while the block walks the row's chunks. Warpgroup g multiplies rows 64 g .. + 63 by
 // the 64 columns (wgmma.m64n64k16, A from registers, K / 16 of them), so that warp w holds unit
@@ -166,17 +166,19 @@ __device__ __forceinline__ void walk_barrier() {
 
 // Copy warp `copier` (warp Config::kCopyWarp + copier, of Config::kCopyWarps): copies its share of
 // the X1 lines of each row tile by cp.async, in the 128-byte swizzle, and (copier 0) each tile's
-// cell offsets; one lane of copier 0 issues each tile's X2 columns as tensor copies (the map
-// `x2_map`: 64 K elements x 64 columns a box, a box a slice, swizzled by the copy engine) that
-// complete on the stage's barrier, kStages - 1 tiles ahead. The other warps only multiply and
-// write. The copy warps meet them at the same block barriers, step for step: where a row tile
-// starts (every warpgroup done with the X1 lines) and before each tile (its columns and offsets
-// in, the stage of the tile before free), each having waited for its own copies and the stage's
-// barrier. The tensor copies write through the async proxy that wgmma reads through, so no proxy
-// fence is needed (the cp.async form fenced each tile: MEMBAR.ALL.CTA in SASS, which waits for
-// every load of the thread in flight).
-// Copy instruction i of the X1 lines covers lines 4 i .. 4 i + 3, lane l piece l % 8 of line 4 i +
-// l / 8; copier c issues a run of them, i = base + j, base even (kRowShare below). Lines 4
+// cell offsets; and each tile's X2 columns kStages - 1 tiles ahead: with Config::kTensorCopies one
+// lane of copier 0 issues them as tensor copies (the map `x2_map`: 64 K elements x 64 columns a
+// box, a box a slice, swizzled by the copy engine) that complete on the stage's barrier, else each
+// copy warp its share by cp.async. The other warps only multiply and write. The copy warps meet
+// them at the same block barriers, step for step: where a row tile starts (every warpgroup done
+// with the X1 lines) and before each tile (its columns and offsets in, the stage of the tile
+// before free), each having waited for its own copies (and the stage's barrier). The tensor copies
+// write through the async proxy that wgmma reads through; cp.async writes do not, so there the
+// copy warps fence them (fence.proxy.async: MEMBAR.ALL.CTA in SASS, which also waits for every
+// load of the thread in flight: in this kernel's first form every warp copied, fenced and loaded
+// entries).
+// Copy instruction i of a group covers lines 4 i .. 4 i + 3, lane l piece l % 8 of line 4 i + l / 8;
+// copier c issues a run of them, i = base + j, base even (kRowShare, kColumnShare below). Lines 4
 // apart alternate between two places in the swizzle atom (lines 8 apart share one), hence the two
 // offsets, picked by j's parity.
 template <typename Config, typename I>
@@ -199,7 +201,9 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
     return start + offset[j % 2] + static_cast<unsigned>((base / 2 + j / 2) * kSwizzleAtomBytes);
   };
   constexpr int kRowShare = Config::kTileRows / kLineStep / Config::kCopyWarps;  // copies of a group
+  constexpr int kColumnShare = kUnitCols / kLineStep / Config::kCopyWarps;
   const int row_base = copier * kRowShare;
+  const int column_base = copier * kColumnShare;
   const unsigned barriers = aligned + static_cast<unsigned>(Config::kBarrierOffset);
   // This warp's share of an operand's lines, slice-major: `lines` lines a slice at shared address
   // `start`, line `first` + i of the operand (its pointer and leading dimension) at line i, lines
@@ -224,8 +228,8 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
   };
   // One group of copies, empty past the run: the offsets of the tile's 9 cells (chunk, strips 8 r ..
   // 8 r + 8; past the last strip, its end), from which warp w takes its unit's run [offset w,
-  // offset w + 1) (copier 0); and the chunk's 64 X2 columns, slice-major, as tensor copies on the
-  // stage's barrier (a column past the matrix lands as zeros).
+  // offset w + 1) (copier 0); and the chunk's 64 X2 columns, slice-major (a column past the matrix
+  // lands as zeros), as tensor copies on the stage's barrier or in the group.
   const auto copy_columns = [&](const WalkCursor& at) {
     if (at.tile < last) {
       if (copier == 0 && lane <= Config::kTileStrips) {
@@ -234,15 +238,19 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
                                                      lane * sizeof(int64_t)),
                      a.cell_entries + at.chunk * a.strips + (strip < a.strips ? strip : a.strips));
       }
-      if (copier == 0 && lane == 0) {
-        const unsigned bar = barriers + static_cast<unsigned>(at.stage * Config::kBarrierBytes);
-        const unsigned stage = aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes);
-        barrier_arrive_expect_bytes(bar, static_cast<unsigned>(Config::kColumnBytes));
+      const unsigned stage = aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes);
+      if constexpr (Config::kTensorCopies) {
+        if (copier == 0 && lane == 0) {
+          const unsigned bar = barriers + static_cast<unsigned>(at.stage * Config::kBarrierBytes);
+          barrier_arrive_expect_bytes(bar, static_cast<unsigned>(Config::kColumnBytes));
 #pragma unroll
-        for (int s = 0; s < kSlices; ++s) {
-          tensor_copy_to_shared(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), x2_map,
-                                s * Config::kSliceElements, static_cast<int>(at.chunk * kUnitCols), bar);
+          for (int s = 0; s < kSlices; ++s) {
+            tensor_copy_to_shared(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), x2_map,
+                                  s * Config::kSliceElements, static_cast<int>(at.chunk * kUnitCols), bar);
+          }
         }
+      } else {
+        copy_lines(stage, kUnitCols, a.x2, a.x2_ld, at.chunk * kUnitCols, a.cols, kColumnShare, column_base);
       }
     }
     commit_copies();
@@ -270,7 +278,11 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
     // This tile's offsets and columns are in; after the barrier every warpgroup is done with tile
     // j - 1, whose stage the copies reuse.
     wait_copies<kStages - 2>();
-    barrier_wait(barriers + static_cast<unsigned>(now.stage * Config::kBarrierBytes), now.phase);
+    if constexpr (Config::kTensorCopies) {
+      barrier_wait(barriers + static_cast<unsigned>(now.stage * Config::kBarrierBytes), now.phase);
+    } else {
+      fence_proxy_async();
+    }
     walk_barrier<Config::kThreadsPerBlock>();
     copy_columns(copy);
     copy.advance(a.chunks, kStages);
@@ -295,10 +307,12 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   if (first >= last) return;
   // Each stage's barrier: one arrival (the lane issuing its tensor copies) and their bytes a phase.
   const unsigned barriers = aligned + static_cast<unsigned>(Config::kBarrierOffset);
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) barrier_init(barriers + static_cast<unsigned>(s * Config::kBarrierBytes), 1);
+  if constexpr (Config::kTensorCopies) {
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < kStages; ++s) barrier_init(barriers + static_cast<unsigned>(s * Config::kBarrierBytes), 1);
+    }
+    __syncthreads();  // the barriers are ready
   }
-  __syncthreads();  // the barriers are ready
   if (warp >= Config::kCopyWarp) {
     warpgroup_registers<RegisterMove::kRelease, Config::kCopyRegisters>();
     walk_copy_warp<Config, I>(a, &x2_map, aligned, first, last, lane, warp - Config::kCopyWarp);
@@ -366,7 +380,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     walk_barrier<Config::kThreadsPerBlock>();  // tile j's columns (and rows) in, tile j - 1 done
     // The columns' phase, seen by this thread too: what orders the tensor copies' writes before
     // this thread's products (it has completed: the copy warps waited for it before the barrier).
-    barrier_wait(barriers + static_cast<unsigned>(now.stage * Config::kBarrierBytes), now.phase);
+    if constexpr (Config::kTensorCopies) {
+      barrier_wait(barriers + static_cast<unsigned>(now.stage * Config::kBarrierBytes), now.phase);
+    }
     if (now.tile == first || now.enters_row_tile(first)) load_rows();
     if constexpr (!Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
     const uint64_t b_stage = b_descriptor + static_cast<uint64_t>(now.stage * (Config::kColumnBytes >> 4));
