@@ -1,21 +1,22 @@
 // SDDMM on Hopper's warpgroup tensor-core instructions, walking tiles with the X1 rows held
 // (SddmmWgmmaWalkConfig; sm_90a, 16-bit features, the plans the square kernels take:
 // TensorTiles::cell_entries). A tile is 8 strips x 1 chunk (128 x 64 cells); tiles are numbered
-// row-major (row tile r = strips 8 r .. 8 r + 7, chunk c: tile r * chunks + c) and each block, one a
-// multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and 4 copy warps
-// (walk_copy_warp), which stage the row tile's 128 X1 rows once (whole K) and per tile its units'
-// runs by cp.async, and the chunk's 64 X2 columns (by tensor copies at K = 256, cp.async at 128:
-// Config::kTensorCopies) in the 128-byte swizzle wgmma reads, kColumnStages - 1 tiles ahead; they keep few registers (setmaxnreg), and the multiplying warps
-// take the rest. Each multiplying warp reads its 16 X1 rows into registers once a row tile and
-// keeps them while the block walks the row's chunks. Warpgroup g multiplies rows 64 g .. + 63 by
-// the 64 columns (wgmma.m64n64k16, A from registers, K / 16 of them), so that warp w holds unit
-// (strip w, chunk) in the unit kernel's accumulator layout. Each warp stages tile j - 1's float32
-// results in shared memory of its own (after tile j's products start, from a second set of
-// registers, at K = 256; before, from the same registers, at K = 128) and writes out tile j - 1's
-// entries from there while they run (no instruction reads a register the tensor cores are
-// writing: ptxas otherwise waits for them): the cell's run of the unit-ordered arrays, empty
-// where the plan left the unit to the CUDA cores (computed, dropped) or past the matrix (zeros
-// staged). Its first kEntryBatch x 32 entries were loaded while tile j - 1 was multiplied.
+// row-major (row tile r = strips 8 r .. 8 r + 7, chunk c: tile r * chunks + c) and each block, one
+// a multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and 4 copy
+// warps (walk_copy_warp), which stage the row tile's 128 X1 rows once (whole K) and per tile its
+// units' runs by cp.async, and the chunk's 64 X2 columns (by tensor copies at K = 256, cp.async at
+// 128: Config::kTensorCopies) in the 128-byte swizzle wgmma reads, kColumnStages - 1 tiles ahead;
+// they keep few registers (setmaxnreg), and the multiplying warps take the rest. Each multiplying
+// warp reads its 16 X1 rows into registers once a row tile and keeps them while the block walks the
+// row's chunks. Warpgroup g multiplies rows 64 g .. + 63 by the 64 columns (wgmma.m64n64k16, A from
+// registers, K / 16 of them), so that warp w holds unit (strip w, chunk) in the unit kernel's
+// accumulator layout. Each warp stages tile j - 1's float32 results in shared memory of its own
+// (after tile j's products start, from a second set of registers, at K = 256; before, from the same
+// registers, at K = 128) and writes out tile j - 1's entries from there while they run (no
+// instruction reads a register the tensor cores are writing: ptxas otherwise waits for them): the
+// cell's run of the unit-ordered arrays, empty where the plan left the unit to the CUDA cores
+// (computed, dropped) or past the matrix (zeros staged). Its first kEntryBatch x 32 entries were
+// loaded while tile j - 1 was multiplied.
 #pragma once
 
 #include <cuda.h>  // CUtensorMap, the type alone (the map is encoded on the host)
@@ -291,7 +292,8 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
 
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
-    sddmm_wgmma_walk_kernel(const SddmmTensorArgs<typename Config::Types, I> a, const __grid_constant__ CUtensorMap x2_map) {
+    sddmm_wgmma_walk_kernel(const SddmmTensorArgs<typename Config::Types, I> a,
+                            const __grid_constant__ CUtensorMap x2_map) {
   using F = typename Config::Feature;
   constexpr int kSlices = Config::kSlices;
   constexpr int kStages = Config::kColumnStages;
