@@ -385,7 +385,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     if constexpr (Config::kTensorCopies) {
       barrier_wait(barriers + static_cast<unsigned>(now.stage * Config::kBarrierBytes), now.phase);
     }
-    if (now.tile == first || now.enters_row_tile(first)) load_rows();
+    if (now.tile == first || now.chunk == 0) load_rows();  // the run's first row tile, or a new one
     if constexpr (!Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
     const uint64_t b_stage = b_descriptor + static_cast<uint64_t>(now.stage * (Config::kColumnBytes >> 4));
     wgmma_fence();
