@@ -43,6 +43,17 @@ __device__ __forceinline__ void barrier_wait(unsigned bar, unsigned parity) {
 #endif
 }
 
+// Arrives on `bar` (release: this thread's earlier reads and writes of shared memory come before
+// whatever a thread that sees the phase complete does next).
+__device__ __forceinline__ void barrier_arrive(unsigned bar) {
+#if SDDMM_BULK_COPY_DEVICE
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+#else
+  (void)bar;
+  __trap();
+#endif
+}
+
 // Arrives on `bar` and adds `bytes` to the bytes its current phase waits for.
 __device__ __forceinline__ void barrier_arrive_expect_bytes(unsigned bar, unsigned bytes) {
 #if SDDMM_BULK_COPY_DEVICE

@@ -38,6 +38,10 @@ struct TensorTiles {
   // its first entry in the unit-ordered arrays if it is a dense unit, else of the next dense unit's:
   // cell x's entries are [cell_entries[x], cell_entries[x + 1]). Only where the dense units cover at
   // least min_cover of the matrix's units: the square kernel's (sddmm_tensor_square_kernel.cuh).
+  // Then kCellPad more, all the entry count: the walk kernel copies a tile's 9 offsets as 10 from
+  // the even cell at or before its first (bulk copies move whole 16-byte pieces), which reaches up
+  // to 8 past the last cell.
+  static constexpr int64_t kCellPad = 8;
   DeviceSpan<int64_t> cell_entries;
   // SpMM's order of the same units (spmm_tensor_kernel.cuh), in an allocation of its own, made only
   // where SpMM takes them (build_strip_order): strip by strip, chunks ascending.

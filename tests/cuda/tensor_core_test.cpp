@@ -438,13 +438,15 @@ void check_tensor_squares() {
 // (2500 x 2300, partial at both edges), more than an H200 runs at once (264 blocks), one row of
 // them empty (rows 1024-1151, square row 8: those blocks return once their first copies land; for
 // the walk kernel 20 row tiles x 36 chunks over its 132 blocks: runs of 5-6 tiles, most of them
-// crossing into the next row tile, and the last tile of a row and of a column partial); and a
+// crossing into the next row tile, and the last tile of a row and of a column partial; 157 strips,
+// so at K = 256 an odd chunk's 9 cell offsets lie one cell into the 10 its bulk copy moves); and a
 // third, uniform 25600 x 512 at 10 % (200 row tiles x 8 chunks: runs of 12 tiles that begin
-// anywhere in a row tile and cross one or two more, where the copy warps replace the X1 lines and
-// every multiplying warp reads its rows again); and a fourth, 1000 x 1100 with rows 0-511 at 40 %
-// and the rest at 5 %: a unit of the upper rows holds about 410 entries, so each walk warp writes
-// its first batch of 128 (loaded during the products) and then three more loaded as it goes,
-// which the other patterns' 10 % units (about 100 entries) seldom reach.
+// anywhere in a row tile and cross one or two more, where the X1 lines are copied again and
+// every multiplying warp reads its rows again; 1600 strips: chunk x strips always even); and a
+// fourth, 1000 x 1100 with rows 0-511 at 40 % and the rest at 5 %: a unit of the upper rows holds
+// about 410 entries, so each walk warp writes its first batch of 128 (loaded during the products)
+// and then three more loaded as it goes, which the other patterns' 10 % units (about 100 entries)
+// seldom reach.
 // Which kernel ran is not visible through the C ABI (the benchmark reports it:
 // `tensor_core_kernel` "wgmma-walk" or "wgmma-squares"); so the test holds the walk's outputs to
 // the squares' bit for bit, sets them beside the mma.sync kernels' (SDDMM_TC_WGMMA=0) and says how

@@ -84,12 +84,12 @@ __global__ void fill_units_kernel(int64_t units, const int64_t* unit_source, con
   }
 }
 
-// cell_entries[x] for every cell x <= cells (x = chunk * strips + strip, a unit key): the entries
-// of the dense units whose keys are below x (the first dense unit at or past x, found by binary
-// search in the ascending keys, and its first entry).
-__global__ void index_cells_kernel(const int64_t* unit_key, const int64_t* unit_entries, int64_t units, int64_t cells,
+// cell_entries[x] for every x < count (x = chunk * strips + strip, a unit key, up to the cells and
+// the padding past them): the entries of the dense units whose keys are below x (the first dense
+// unit at or past x, found by binary search in the ascending keys, and its first entry).
+__global__ void index_cells_kernel(const int64_t* unit_key, const int64_t* unit_entries, int64_t units, int64_t count,
                                    int64_t* cell_entries) {
-  SDDMM_GRID_STRIDE(x, cells + 1) { cell_entries[x] = unit_entries[first_not_below(unit_key, units, x)]; }
+  SDDMM_GRID_STRIDE(x, count) { cell_entries[x] = unit_entries[first_not_below(unit_key, units, x)]; }
 }
 
 struct OnCudaCores {
@@ -299,14 +299,14 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
     t.local = c.span<uint16_t>(t.entries);
     t.value = c.span<V>(entry_value.empty() ? 0 : t.entries);
     t.cuda_core_entries = c.span<I>(nnz - t.entries);
-    t.cell_entries = c.span<int64_t>(index_cells ? cells + 1 : 0);
+    t.cell_entries = c.span<int64_t>(index_cells ? cells + 1 + TensorTiles<V, I>::kCellPad : 0);
   });
   copy_on_device(t.unit_key.get(), w.key, static_cast<size_t>(dense) * sizeof(int64_t), stream);
   copy_on_device(t.unit_entries.get(), w.unit_entries, static_cast<size_t>(dense + 1) * sizeof(int64_t), stream);
   copy_on_device(t.item_units.get(), w.item_units, static_cast<size_t>(item_bounds) * sizeof(int64_t), stream);
   if (index_cells) {
-    index_cells_kernel<<<preprocess_blocks(cells + 1), kPreprocessThreads, 0, stream>>>(
-        t.unit_key.get(), t.unit_entries.get(), dense, cells, t.cell_entries.get());
+    index_cells_kernel<<<preprocess_blocks(t.cell_entries.size()), kPreprocessThreads, 0, stream>>>(
+        t.unit_key.get(), t.unit_entries.get(), dense, t.cell_entries.size(), t.cell_entries.get());
     check_launch("index_cells_kernel");
   }
 

@@ -444,27 +444,36 @@ struct SddmmWgmmaWalkConfig {
   static constexpr size_t kResultBytes = size_t{kWarps} * Unit::kWarpResultBytes;
   static constexpr size_t kColumnOffset = kRowBytes;
   static constexpr size_t kResultOffset = kRowBytes + size_t{kColumnStages} * kColumnBytes;
-  // Then, for each stage, where the tile's 8 units' runs start and end: 9 cell offsets (int64),
-  // copied with the tile's columns.
-  static constexpr size_t kRunSlotBytes = (kTileStrips + 1) * sizeof(int64_t);
-  static constexpr size_t kRunOffset = kResultOffset + kResultBytes;
   // X2's columns by tensor copies (TMA: one lane issues a 2-D copy a slice, completing on the
   // stage's mbarrier) at K = 256; by the copy warps' cp.async and a proxy fence a tile at K = 128.
   // Measured side by side (H200, float16, uniform 8000^2 at 3 / 4 / 5 / 10 %, medians of two
   // rounds, us): K = 256 69.25 / 71.05 / 71.1 / 76.35 -> 68.2 / 69.0 / 69.35 / 74.25 (bfloat16
   // alike); K = 128 53.25 / 55.1 / 56.15 / 63.2 -> 55.1 / 57.05 / 57.8 / 64.5, so cp.async there.
+  // With tensor copies, X1's lines and the cell offsets come by bulk copies too, one lane issuing
+  // every copy, and the stages are handed over by mbarriers ("full" and "empty" a stage) instead of
+  // a block barrier a tile: K = 256, the same cells, 68.7 / 69.6 / 69.85 / 74.8 -> 66.3 / 66.85 /
+  // 67.4 / 71.95 (bfloat16 69.0 / 69.2 / 69.7 / 74.8 -> 66.5 / 66.8 / 67.3 / 71.9).
   static constexpr bool kTensorCopies = kKValue >= 256;
-  // Then, for each stage, the barrier (mbarrier) on which its X2 columns land (tensor copies).
+  // Then, for each stage, where the tile's 8 units' runs start and end: 9 cell offsets (int64),
+  // copied with the tile's columns; by a bulk copy, 10 from the even cell at or before the tile's
+  // first (whole 16-byte pieces: TensorTiles::kCellPad).
+  static constexpr size_t kRunSlotBytes = (kTileStrips + (kTensorCopies ? 2 : 1)) * sizeof(int64_t);
+  static constexpr size_t kRunOffset = kResultOffset + kResultBytes;
+  // Then the mbarriers (tensor copies only): each stage's "full" (its columns and offsets landed),
+  // each stage's "empty" (every multiplying warp done with it), and the X1 lines' "full".
   static constexpr size_t kBarrierOffset = kRunOffset + size_t{kColumnStages} * kRunSlotBytes;
   static constexpr size_t kBarrierBytes = 8;
+  static constexpr size_t kEmptyOffset = kBarrierOffset + size_t{kColumnStages} * kBarrierBytes;
+  static constexpr size_t kRowsFullOffset = kEmptyOffset + size_t{kColumnStages} * kBarrierBytes;
   // The dynamic shared memory's start is aligned up to a swizzle atom: up to one atom more.
-  static constexpr size_t kSharedBytes = kBarrierOffset + size_t{kColumnStages} * kBarrierBytes + kSwizzleAtomBytes;
+  static constexpr size_t kSharedBytes = kRowsFullOffset + kBarrierBytes + kSwizzleAtomBytes;
   static constexpr int kMinBlocksPerSm = 1;
   // Entries each lane of a warp loads (place, output position, value) a tile ahead of writing them.
   static constexpr int kEntryBatch = 4;
   static_assert(sizeof(Feature) == 2, "float16 / bfloat16 features");
   static_assert(kK % kSliceElements == 0 && kSlices >= 1, "whole 128-byte slices of K");
   static_assert(kColumnOffset % kSwizzleAtomBytes == 0 && kColumnBytes % kSwizzleAtomBytes == 0, "atoms aligned");
+  static_assert(!kTensorCopies || (kRunOffset % 16 == 0 && kRunSlotBytes % 16 == 0), "bulk copies' 16 bytes");
   static_assert(kSharedBytes <= 227 * 1024, "a block's shared memory on sm_90");
   // Each copy warp's share of a group's copy instructions (4 lines each) is even, so that it covers
   // whole swizzle atoms (8 lines) and starts at one: see walk_copy_warp.

@@ -29,33 +29,43 @@ using EncodeTensorMap = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32
                                      const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
                                      CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 
-// The walk kernel's map of X2 (K x cols, column-major, 16-bit elements) for its tensor copies: boxes
-// of 64 K elements (one 128-byte swizzled line) x 64 columns, swizzled by 128 bytes as wgmma reads
-// them; columns past the matrix land as zeros. Encoded on the host at each call (the operand's
-// address is the call's); the plans that take the walk have X2 16-byte aligned with a leading
-// dimension of whole 16 bytes, as a map needs (the tensor-core paths ask it: sddmm.cu).
-template <typename Config, typename I>
-CUtensorMap walk_x2_map(const SddmmTensorArgs<typename Config::Types, I>& args) {
+// The driver's cuTensorMapEncodeTiled (through the runtime: no libcuda link), looked up once a
+// process; null where the driver has none.
+EncodeTensorMap tensor_map_encoder() {
   static const EncodeTensorMap encode =
       reinterpret_cast<EncodeTensorMap>(driver_function("cuTensorMapEncodeTiled", 12000));
+  return encode;
+}
+
+// The walk kernel's maps of its operands for its tensor copies: X1 (rows x K, row-major) and X2
+// (K x cols, column-major), each a `lines` x K array of 16-bit elements, `ld` apart, in boxes of 64
+// K elements (one 128-byte swizzled line) x `box_lines` lines (X1: a row tile's 128, X2: a tile's
+// 64 columns), swizzled by 128 bytes as wgmma reads them; lines past the matrix land as zeros.
+// Encoded on the host at each call (the operands' addresses are the call's); the plans that take
+// the walk have both operands 16-byte aligned with leading dimensions of whole 16 bytes, as a map
+// needs (the tensor-core paths ask it: sddmm.cu).
+template <typename Config>
+CUtensorMap walk_operand_map(const typename Config::Feature* operand, int64_t ld, int64_t lines, int box_lines,
+                             const char* name) {
+  const EncodeTensorMap encode = tensor_map_encoder();
   if (encode == nullptr) {
     fail(SDDMM_STATUS_CUDA_ERROR, "SDDMM: the CUDA driver offers no cuTensorMapEncodeTiled through the runtime");
   }
-  if (args.cols >= (int64_t{1} << 31)) {  // a box's column coordinate is a 32-bit integer
-    fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: 2^31 columns or more on the wgmma walk kernel");
+  if (lines >= (int64_t{1} << 31)) {  // a box's line coordinate is a 32-bit integer
+    fail(SDDMM_STATUS_NOT_SUPPORTED, "SDDMM: ", name, " has 2^31 lines or more on the wgmma walk kernel");
   }
   using F = typename Config::Feature;
-  const cuuint64_t extent[2] = {static_cast<cuuint64_t>(Config::kK), static_cast<cuuint64_t>(args.cols)};
-  const cuuint64_t pitch[1] = {static_cast<cuuint64_t>(args.x2_ld) * sizeof(F)};
-  const cuuint32_t box[2] = {static_cast<cuuint32_t>(Config::kSliceElements), static_cast<cuuint32_t>(kUnitCols)};
+  const cuuint64_t extent[2] = {static_cast<cuuint64_t>(Config::kK), static_cast<cuuint64_t>(lines)};
+  const cuuint64_t pitch[1] = {static_cast<cuuint64_t>(ld) * sizeof(F)};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(Config::kSliceElements), static_cast<cuuint32_t>(box_lines)};
   const cuuint32_t step[2] = {1, 1};
   CUtensorMap map;
-  const CUresult status = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, const_cast<F*>(args.x2), extent, pitch, box,
+  const CUresult status = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, const_cast<F*>(operand), extent, pitch, box,
                                  step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (status != CUDA_SUCCESS) {
-    fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: cuTensorMapEncodeTiled refused the walk kernel's map of X2 (CUresult ",
-         static_cast<int>(status), ")");
+    fail(SDDMM_STATUS_INTERNAL_ERROR, "SDDMM: cuTensorMapEncodeTiled refused the walk kernel's map of ", name,
+         " (CUresult ", static_cast<int>(status), ")");
   }
   return map;
 }
@@ -71,10 +81,14 @@ void launch_walk(const SddmmTensorArgs<typename Config::Types, I>& args, cudaStr
                                                                          Config::kSharedBytes);
   const int64_t blocks = tiles < resident ? tiles : resident;
   if (blocks <= 0) return;
-  // With cp.async copies (Config::kTensorCopies false) the kernel never reads its map.
-  const CUtensorMap x2_map = Config::kTensorCopies ? walk_x2_map<Config, I>(args) : CUtensorMap{};
-  sddmm_wgmma_walk_kernel<Config, I>
-      <<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args, x2_map);
+  // With cp.async copies (Config::kTensorCopies false) the kernel never reads its maps.
+  CUtensorMap x1_map{}, x2_map{};
+  if constexpr (Config::kTensorCopies) {
+    x1_map = walk_operand_map<Config>(args.x1, args.x1_ld, args.rows, Config::kTileRows, "X1");
+    x2_map = walk_operand_map<Config>(args.x2, args.x2_ld, args.cols, kUnitCols, "X2");
+  }
+  sddmm_wgmma_walk_kernel<Config, I><<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes,
+                                       stream>>>(args, x1_map, x2_map);
   check_launch("sddmm_wgmma_walk_kernel");
 }
 

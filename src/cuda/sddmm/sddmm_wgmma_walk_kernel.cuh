@@ -3,10 +3,12 @@
 // TensorTiles::cell_entries). A tile is 8 strips x 1 chunk (128 x 64 cells); tiles are numbered
 // row-major (row tile r = strips 8 r .. 8 r + 7, chunk c: tile r * chunks + c) and each block, one
 // a multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and 4 copy
-// warps (walk_copy_warp), which stage the row tile's 128 X1 rows once (whole K) and per tile its
-// units' runs by cp.async, and the chunk's 64 X2 columns (by tensor copies at K = 256, cp.async at
-// 128: Config::kTensorCopies) in the 128-byte swizzle wgmma reads, kColumnStages - 1 tiles ahead;
-// they keep few registers (setmaxnreg), and the multiplying warps take the rest. Each multiplying
+// warps, which stage the row tile's 128 X1 rows once (whole K) and per tile its units' runs and
+// the chunk's 64 X2 columns, in the 128-byte swizzle wgmma reads, ahead of the products: at K = 128
+// the four warps by cp.async, kColumnStages - 1 tiles ahead, meeting the multiplying warps at a
+// block barrier a tile (walk_copy_warp); at K = 256 one lane by tensor and bulk copies, a stage
+// handed over by a "full" and an "empty" mbarrier (walk_copy_lane; Config::kTensorCopies). The
+// copy warps keep few registers (setmaxnreg), and the multiplying warps take the rest. Each multiplying
 // warp reads its 16 X1 rows into registers once a row tile and keeps them while the block walks the
 // row's chunks. Warpgroup g multiplies rows 64 g .. + 63 by the 64 columns (wgmma.m64n64k16, A from
 // registers, K / 16 of them), so that warp w holds unit (strip w, chunk) in the unit kernel's
@@ -37,7 +39,7 @@ struct WalkRun {
 };
 
 // Hands a loaded value over as if it were computed here (an empty asm statement, ordered after the
-// block barrier, which is one too), so that the compiler computes nothing from it earlier: NVVM
+// tile's barrier wait, which is one too), so that the compiler computes nothing from it earlier: NVVM
 // hoisted the output addresses of a batch loaded in one step above the next step's barrier, and
 // a use of a loaded register waits for every load of the warp still in flight, the step's own.
 template <typename T>
@@ -153,6 +155,33 @@ struct WalkCursor {
   __device__ __forceinline__ bool enters_row_tile(int64_t first) const { return tile != first && chunk == 0; }
 };
 
+// The mbarriers of a walk by tensor copies (Config::kTensorCopies), at their shared addresses, the
+// layout starting at `aligned`: stage s's "full" (one arrival, the copy lane's, and the bytes of
+// the tile's columns and cell offsets: they have landed) and "empty" (an arrival of each of the
+// multiplying warps' threads once its products have read the stage and it has read the offsets),
+// and the X1 lines' "full" (one arrival and their bytes).
+template <typename Config>
+struct WalkBarriers {
+  unsigned aligned;
+  __device__ __forceinline__ unsigned full(int stage) const {
+    return aligned + static_cast<unsigned>(Config::kBarrierOffset + stage * Config::kBarrierBytes);
+  }
+  __device__ __forceinline__ unsigned empty(int stage) const {
+    return aligned + static_cast<unsigned>(Config::kEmptyOffset + stage * Config::kBarrierBytes);
+  }
+  __device__ __forceinline__ unsigned rows() const {
+    return aligned + static_cast<unsigned>(Config::kRowsFullOffset);
+  }
+  // By one thread, before a block barrier.
+  __device__ __forceinline__ void init() const {
+    for (int s = 0; s < Config::kColumnStages; ++s) {
+      barrier_init(full(s), 1);
+      barrier_init(empty(s), 32 * Config::kWarps);
+    }
+    barrier_init(rows(), 1);
+  }
+};
+
 // The barrier the copy warps and the multiplying warps meet at, from their own code: barrier 1 with
 // an explicit count of threads, in its unaligned form (barrier.sync; bar.sync is
 // barrier.sync.aligned, which promises that the warps of a generation execute one and the same
@@ -165,27 +194,23 @@ __device__ __forceinline__ void walk_barrier() {
 #endif
 }
 
-// Copy warp `copier` (warp Config::kCopyWarp + copier, of Config::kCopyWarps): copies its share of
-// the X1 lines of each row tile by cp.async, in the 128-byte swizzle, and (copier 0) each tile's
-// cell offsets; and each tile's X2 columns kStages - 1 tiles ahead: with Config::kTensorCopies one
-// lane of copier 0 issues them as tensor copies (the map `x2_map`: 64 K elements x 64 columns a
-// box, a box a slice, swizzled by the copy engine) that complete on the stage's barrier, else each
-// copy warp its share by cp.async. The other warps only multiply and write. The copy warps meet
-// them at the same block barriers, step for step: where a row tile starts (every warpgroup done
-// with the X1 lines) and before each tile (its columns and offsets in, the stage of the tile
-// before free), each having waited for its own copies (and the stage's barrier). The tensor copies
-// write through the async proxy that wgmma reads through; cp.async writes do not, so there the
-// copy warps fence them (fence.proxy.async: MEMBAR.ALL.CTA in SASS, which also waits for every
-// load of the thread in flight: in this kernel's first form every warp copied, fenced and loaded
-// entries).
+// Copy warp `copier` (warp Config::kCopyWarp + copier, of Config::kCopyWarps) where the copies are
+// cp.async (K = 128): copies its share of the X1 lines of each row tile and of each tile's X2
+// columns, kStages - 1 tiles ahead, in the 128-byte swizzle, and (copier 0) each tile's cell
+// offsets. The other warps only multiply and write. The copy warps meet them at the same block
+// barriers, step for step: where a row tile starts (every warpgroup done with the X1 lines) and
+// before each tile (its columns and offsets in, the stage of the tile before free), each having
+// waited for its own copies. cp.async writes do not go through the async proxy that wgmma reads
+// through, so the copy warps fence them (fence.proxy.async: MEMBAR.ALL.CTA in SASS, which also
+// waits for every load of the thread in flight: in this kernel's first form every warp copied,
+// fenced and loaded entries).
 // Copy instruction i of a group covers lines 4 i .. 4 i + 3, lane l piece l % 8 of line 4 i + l / 8;
 // copier c issues a run of them, i = base + j, base even (kRowShare, kColumnShare below). Lines 4
 // apart alternate between two places in the swizzle atom (lines 8 apart share one), hence the two
 // offsets, picked by j's parity.
 template <typename Config, typename I>
-__device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Config::Types, I>& a,
-                                               const CUtensorMap* x2_map, unsigned aligned, int64_t first,
-                                               int64_t last, int lane, int copier) {
+__device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Config::Types, I>& a, unsigned aligned,
+                                               int64_t first, int64_t last, int lane, int copier) {
   using F = typename Config::Feature;
   constexpr int kSlices = Config::kSlices;
   constexpr int kStages = Config::kColumnStages;
@@ -205,7 +230,6 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
   constexpr int kColumnShare = kUnitCols / kLineStep / Config::kCopyWarps;
   const int row_base = copier * kRowShare;
   const int column_base = copier * kColumnShare;
-  const unsigned barriers = aligned + static_cast<unsigned>(Config::kBarrierOffset);
   // This warp's share of an operand's lines, slice-major: `lines` lines a slice at shared address
   // `start`, line `first` + i of the operand (its pointer and leading dimension) at line i, lines
   // from `limit` on past the matrix (nothing read: the source stays the operand's first element).
@@ -230,7 +254,7 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
   // One group of copies, empty past the run: the offsets of the tile's 9 cells (chunk, strips 8 r ..
   // 8 r + 8; past the last strip, its end), from which warp w takes its unit's run [offset w,
   // offset w + 1) (copier 0); and the chunk's 64 X2 columns, slice-major (a column past the matrix
-  // lands as zeros), as tensor copies on the stage's barrier or in the group.
+  // lands as zeros).
   const auto copy_columns = [&](const WalkCursor& at) {
     if (at.tile < last) {
       if (copier == 0 && lane <= Config::kTileStrips) {
@@ -240,19 +264,7 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
                      a.cell_entries + at.chunk * a.strips + (strip < a.strips ? strip : a.strips));
       }
       const unsigned stage = aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes);
-      if constexpr (Config::kTensorCopies) {
-        if (copier == 0 && lane == 0) {
-          const unsigned bar = barriers + static_cast<unsigned>(at.stage * Config::kBarrierBytes);
-          barrier_arrive_expect_bytes(bar, static_cast<unsigned>(Config::kColumnBytes));
-#pragma unroll
-          for (int s = 0; s < kSlices; ++s) {
-            tensor_copy_to_shared(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), x2_map,
-                                  s * Config::kSliceElements, static_cast<int>(at.chunk * kUnitCols), bar);
-          }
-        }
-      } else {
-        copy_lines(stage, kUnitCols, a.x2, a.x2_ld, at.chunk * kUnitCols, a.cols, kColumnShare, column_base);
-      }
+      copy_lines(stage, kUnitCols, a.x2, a.x2_ld, at.chunk * kUnitCols, a.cols, kColumnShare, column_base);
     }
     commit_copies();
   };
@@ -279,21 +291,78 @@ __device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Co
     // This tile's offsets and columns are in; after the barrier every warpgroup is done with tile
     // j - 1, whose stage the copies reuse.
     wait_copies<kStages - 2>();
-    if constexpr (Config::kTensorCopies) {
-      barrier_wait(barriers + static_cast<unsigned>(now.stage * Config::kBarrierBytes), now.phase);
-    } else {
-      fence_proxy_async();
-    }
+    fence_proxy_async();
     walk_barrier<Config::kThreadsPerBlock>();
     copy_columns(copy);
     copy.advance(a.chunks, kStages);
   }
 }
 
+// The copy lane where the copies are tensor and bulk copies (K = 256: Config::kTensorCopies): lane 0
+// of the first copy warp issues every copy of the run (the copy warps' other threads have left),
+// each completing on an mbarrier (WalkBarriers). A row tile's X1 lines: a 2-D tensor copy a slice
+// (`x1_map`: 64 K elements x 128 rows a box, swizzled by the copy engine) on the rows' barrier; each
+// tile's X2 columns (`x2_map`: 64 x 64 a box; a column past the matrix lands as zeros) and its cell
+// offsets (a 1-D bulk copy of 10 int64: whole 16-byte pieces, from the even cell at or before the
+// tile's first) on its stage's "full". A stage is filled again once its "empty" says that every
+// multiplying warp is done with the tile before in it; that also frees the X1 lines where the next
+// tile starts a row tile (the warps read them into registers at their row tile's first tile).
+// Every copy writes through the async proxy that wgmma reads through: no proxy fence; and no thread
+// waits at a block barrier. The first kStages tiles are copied at once.
+template <typename Config, typename I>
+__device__ __forceinline__ void walk_copy_lane(const SddmmTensorArgs<typename Config::Types, I>& a,
+                                               const CUtensorMap* x1_map, const CUtensorMap* x2_map,
+                                               const WalkBarriers<Config>& barriers, int64_t first, int64_t last) {
+  constexpr int kSlices = Config::kSlices;
+  constexpr int kStages = Config::kColumnStages;
+  const unsigned aligned = barriers.aligned;
+  const auto copy_rows = [&](int64_t row_tile) {
+    barrier_arrive_expect_bytes(barriers.rows(), static_cast<unsigned>(Config::kRowBytes));
+#pragma unroll
+    for (int s = 0; s < kSlices; ++s) {
+      tensor_copy_to_shared(aligned + static_cast<unsigned>(s * Config::kTileRows * kSwizzleLineBytes), x1_map,
+                            s * Config::kSliceElements, static_cast<int>(row_tile * Config::kTileRows),
+                            barriers.rows());
+    }
+  };
+  const auto copy_columns = [&](const WalkCursor& at) {
+    const unsigned full = barriers.full(at.stage);
+    barrier_arrive_expect_bytes(full, static_cast<unsigned>(Config::kColumnBytes + Config::kRunSlotBytes));
+    const unsigned stage = aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes);
+#pragma unroll
+    for (int s = 0; s < kSlices; ++s) {
+      tensor_copy_to_shared(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), x2_map,
+                            s * Config::kSliceElements, static_cast<int>(at.chunk * kUnitCols), full);
+    }
+    const int64_t cell = (at.chunk * a.strips + at.row_tile * Config::kTileStrips) & ~int64_t{1};
+    bulk_copy_to_shared(aligned + static_cast<unsigned>(Config::kRunOffset + at.stage * Config::kRunSlotBytes),
+                        a.cell_entries + cell, static_cast<unsigned>(Config::kRunSlotBytes), full);
+  };
+  WalkCursor done{first, first / a.chunks, first % a.chunks, 0, 0};  // tile j - 1, in the loop
+  WalkCursor copy = done;
+  copy_rows(done.row_tile);
+  for (int s = 0; s < kStages && copy.tile < last; ++s) {
+    copy_columns(copy);
+    copy.advance(a.chunks, kStages);
+  }
+  // For each tile j after the first: once every warp is done with tile j - 1, its X1 lines where it
+  // starts a row tile, and tile j + kStages - 1's columns into tile j - 1's stage.
+  for (WalkCursor now = done;; done = now) {
+    now.advance(a.chunks, kStages);
+    if (now.tile >= last) return;
+    barrier_wait(barriers.empty(done.stage), done.phase);
+    if (now.chunk == 0) copy_rows(now.row_tile);
+    if (copy.tile < last) {
+      copy_columns(copy);
+      copy.advance(a.chunks, kStages);
+    }
+  }
+}
+
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
     sddmm_wgmma_walk_kernel(const SddmmTensorArgs<typename Config::Types, I> a,
-                            const __grid_constant__ CUtensorMap x2_map) {
+                            const __grid_constant__ CUtensorMap x1_map, const __grid_constant__ CUtensorMap x2_map) {
   using F = typename Config::Feature;
   constexpr int kSlices = Config::kSlices;
   constexpr int kStages = Config::kColumnStages;
@@ -307,23 +376,24 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int64_t first = tiles * blockIdx.x / gridDim.x;
   const int64_t last = tiles * (blockIdx.x + 1) / gridDim.x;
   if (first >= last) return;
-  // Each stage's barrier: one arrival (the lane issuing its tensor copies) and their bytes a phase.
-  const unsigned barriers = aligned + static_cast<unsigned>(Config::kBarrierOffset);
+  const WalkBarriers<Config> barriers{aligned};
   if constexpr (Config::kTensorCopies) {
-    if (threadIdx.x == 0) {
-      for (int s = 0; s < kStages; ++s) barrier_init(barriers + static_cast<unsigned>(s * Config::kBarrierBytes), 1);
-    }
+    if (threadIdx.x == 0) barriers.init();
     __syncthreads();  // the barriers are ready
   }
   if (warp >= Config::kCopyWarp) {
     warpgroup_registers<RegisterMove::kRelease, Config::kCopyRegisters>();
-    walk_copy_warp<Config, I>(a, &x2_map, aligned, first, last, lane, warp - Config::kCopyWarp);
+    if constexpr (Config::kTensorCopies) {
+      if (warp == Config::kCopyWarp && lane == 0) walk_copy_lane<Config, I>(a, &x1_map, &x2_map, barriers, first, last);
+    } else {
+      walk_copy_warp<Config, I>(a, aligned, first, last, lane, warp - Config::kCopyWarp);
+    }
     return;
   }
   warpgroup_registers<RegisterMove::kClaim, Config::kMultiplyRegisters>();
   float* const results = reinterpret_cast<float*>(shared_raw + (aligned - raw) + Config::kResultOffset) +
                          warp * (kUnitRows * Config::Unit::kResultPitch);
-  // Each stage's cell offsets (walk_copy_warp), this warp's first.
+  // Each stage's cell offsets (walk_copy_warp, walk_copy_lane), this warp's first.
   const int64_t* const runs =
       reinterpret_cast<const int64_t*>(shared_raw + (aligned - raw) + Config::kRunOffset) + warp;
   WalkCursor now{first, first / a.chunks, first % a.chunks, 0, 0};  // tile j
@@ -372,20 +442,26 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   using Batch = WalkBatch<Config, I>;
   Batch even, odd;  // tiles first, first + 2, ... and first + 1, first + 3, ...
   odd.load(WalkRun{}, 0, a, lane);  // no entries: what the first step writes out
-  // Tile j (`now`) in two halves. start(): once the block's barriers pass (the copy warps', in
-  // walk_copy_warp, one for one), the warp's X1 rows are read where a row tile starts, tile j's
-  // products start into `sums`, and tile j - 1's sums (`before`) are staged: before the products
-  // where they share registers, after them where they do not (in the first step the batch before
-  // holds no entries).
+  // Tile j (`now`) in two halves. start(): once tile j's copies are in (cp.async: the block's
+  // barriers, the copy warps', in walk_copy_warp, one for one; tensor copies: the stage's "full"
+  // and, where a row tile starts, the X1 lines' barrier, whose phases `rows_phase` counts), the
+  // warp's X1 rows are read where a row tile starts, tile j's products start into `sums`, and tile
+  // j - 1's sums (`before`) are staged: before the products where they share registers, after them
+  // where they do not (in the first step the batch before holds no entries).
+  unsigned rows_phase = 0;
   const auto start = [&](float (&sums)[32], float (&before)[32]) {
-    if (now.enters_row_tile(first)) walk_barrier<Config::kThreadsPerBlock>();  // X1 lines free
-    walk_barrier<Config::kThreadsPerBlock>();  // tile j's columns (and rows) in, tile j - 1 done
-    // The columns' phase, seen by this thread too: what orders the tensor copies' writes before
-    // this thread's products (it has completed: the copy warps waited for it before the barrier).
+    const bool row_tile_starts = now.tile == first || now.chunk == 0;  // the run's first row tile, or a new one
     if constexpr (Config::kTensorCopies) {
-      barrier_wait(barriers + static_cast<unsigned>(now.stage * Config::kBarrierBytes), now.phase);
+      if (row_tile_starts) {
+        barrier_wait(barriers.rows(), rows_phase);
+        rows_phase ^= 1u;
+      }
+      barrier_wait(barriers.full(now.stage), now.phase);
+    } else {
+      if (now.enters_row_tile(first)) walk_barrier<Config::kThreadsPerBlock>();  // X1 lines free
+      walk_barrier<Config::kThreadsPerBlock>();  // tile j's columns (and rows) in, tile j - 1 done
     }
-    if (now.tile == first || now.chunk == 0) load_rows();  // the run's first row tile, or a new one
+    if (row_tile_starts) load_rows();
     if constexpr (!Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
     const uint64_t b_stage = b_descriptor + static_cast<uint64_t>(now.stage * (Config::kColumnBytes >> 4));
     wgmma_fence();
@@ -403,17 +479,29 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     if constexpr (Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
   };
   // finish(): while the products run, tile j - 1's writes (`before`), then tile j's first entries
-  // (`mine`); then the products' end. In this order: every load of a warp counts on one
-  // scoreboard, so a value loaded in the step before, used after this step's loads were issued,
-  // would wait for them too.
+  // (`mine`); then the products' end (with tensor copies, the thread's arrival at the stage's
+  // "empty"). In this order: every load of a warp counts on one scoreboard, so a value loaded in
+  // the step before, used after this step's loads were issued, would wait for them too.
   const auto finish = [&](Batch& mine, const Batch& before, float (&sums)[32]) {
     // (A branch the compiler cannot decide keeps the writes, the first use of the loads of the step
     // before, after the products' start: ptxas otherwise moved that use above them.)
     if (a.out != nullptr) write_walk_entries<Config, I>(before, results, a, lane);
     const int64_t* const run = runs + now.stage * (Config::kRunSlotBytes / sizeof(int64_t));
-    mine.load(WalkRun{run[0], run[1]}, 0, a, lane);
+    const int stage = now.stage;
+    if constexpr (Config::kTensorCopies) {
+      // The slot's 10 offsets start at the even cell at or before the tile's first (walk_copy_lane):
+      // one cell earlier where chunk x strips is odd. A strip past the matrix has no run (the slot
+      // holds the next chunk's offsets there).
+      const int shift = static_cast<int>(now.chunk & a.strips & 1);
+      const int64_t begin = run[shift];
+      mine.load(WalkRun{begin, now.row_tile * Config::kTileStrips + warp < a.strips ? run[shift + 1] : begin}, 0, a,
+                lane);
+    } else {
+      mine.load(WalkRun{run[0], run[1]}, 0, a, lane);
+    }
     now.advance(a.chunks, kStages);
     wgmma_wait<0>(sums);
+    if constexpr (Config::kTensorCopies) barrier_arrive(barriers.empty(stage));  // done with the stage
   };
   const auto write_last = [&](const Batch& last_tile, float (&sums)[32]) {
     stage_unit_sums<Config::Unit::kResultPitch>(sums, results, lane);
