@@ -101,15 +101,6 @@ __device__ __forceinline__ void copy_16_async(unsigned shared, const void* globa
 #endif
 }
 
-// The same for 8 bytes (cp.async.ca: through L1, the only form for fewer than 16 bytes).
-__device__ __forceinline__ void copy_8_async(unsigned shared, const void* global) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(shared), "l"(global) : "memory");
-#else
-  __trap();
-#endif
-}
-
 // Closes the group of copies this thread issued since the last one.
 __device__ __forceinline__ void commit_copies() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -401,12 +401,11 @@ struct SddmmWgmmaWalkConfig {
   static constexpr int kTileStrips = 8;
   static constexpr int kTileRows = kTileStrips * kUnitRows;  // 128: two warpgroups of 64
   static constexpr int kWarps = kTileStrips;                 // warp w: strip w of the tile
-  // Then kCopyWarps copy warps, warp kCopyWarp + c copying share c of each tile's lines: one a
-  // scheduler. A single copy warp (577 instructions a tile at K = 256, 65 of them cp.async) shared
-  // its scheduler with two multiplying warps, and every warp waited for that scheduler's three at
-  // each tile's barrier. Four warps more cost no registers: the 168 a thread that 9 warps allow
-  // (3 on some scheduler, 16,384 registers each) also hold 12. Measured (H200, float16, uniform
-  // 8000^2 at 5 / 10 %, K = 256, us): 1 copy warp 89.7 / 94.1, 2: 81.4 / 86.0, 4: 77.0 / 84.5.
+  // Then a copy warpgroup (setmaxnreg moves registers a warpgroup at a time), warps kCopyWarp ..
+  // + 3: its lane 0 issues every copy as tensor and bulk copies, its other threads leave at once.
+  // (When the copies were cp.async, four copy warps, each copying a share of every tile's lines,
+  // were faster than one or two: H200, float16, uniform 8000^2 at 5 / 10 %, K = 256, us: 1 copy
+  // warp 89.7 / 94.1, 2: 81.4 / 86.0, 4: 77.0 / 84.5.)
   static constexpr int kCopyWarp = kWarps;
   static constexpr int kCopyWarps = 4;
   static constexpr int kThreadsPerBlock = 32 * (kWarps + kCopyWarps);
@@ -444,23 +443,19 @@ struct SddmmWgmmaWalkConfig {
   static constexpr size_t kResultBytes = size_t{kWarps} * Unit::kWarpResultBytes;
   static constexpr size_t kColumnOffset = kRowBytes;
   static constexpr size_t kResultOffset = kRowBytes + size_t{kColumnStages} * kColumnBytes;
-  // X2's columns by tensor copies (TMA: one lane issues a 2-D copy a slice, completing on the
-  // stage's mbarrier) at K = 256; by the copy warps' cp.async and a proxy fence a tile at K = 128.
-  // Measured side by side (H200, float16, uniform 8000^2 at 3 / 4 / 5 / 10 %, medians of two
-  // rounds, us): K = 256 69.25 / 71.05 / 71.1 / 76.35 -> 68.2 / 69.0 / 69.35 / 74.25 (bfloat16
-  // alike); K = 128 53.25 / 55.1 / 56.15 / 63.2 -> 55.1 / 57.05 / 57.8 / 64.5, so cp.async there.
-  // With tensor copies, X1's lines and the cell offsets come by bulk copies too, one lane issuing
-  // every copy, and the stages are handed over by mbarriers ("full" and "empty" a stage) instead of
-  // a block barrier a tile: K = 256, the same cells, 68.7 / 69.6 / 69.85 / 74.8 -> 66.3 / 66.85 /
-  // 67.4 / 71.95 (bfloat16 69.0 / 69.2 / 69.7 / 74.8 -> 66.5 / 66.8 / 67.3 / 71.9).
-  static constexpr bool kTensorCopies = kKValue >= 256;
   // Then, for each stage, where the tile's 8 units' runs start and end: 9 cell offsets (int64),
-  // copied with the tile's columns; by a bulk copy, 10 from the even cell at or before the tile's
+  // copied with the tile's columns by a bulk copy of 10 from the even cell at or before the tile's
   // first (whole 16-byte pieces: TensorTiles::kCellPad).
-  static constexpr size_t kRunSlotBytes = (kTileStrips + (kTensorCopies ? 2 : 1)) * sizeof(int64_t);
+  static constexpr size_t kRunSlotBytes = (kTileStrips + 2) * sizeof(int64_t);
   static constexpr size_t kRunOffset = kResultOffset + kResultBytes;
-  // Then the mbarriers (tensor copies only): each stage's "full" (its columns and offsets landed),
-  // each stage's "empty" (every multiplying warp done with it), and the X1 lines' "full".
+  // Then the mbarriers: each stage's "full" (its columns and offsets landed), each stage's "empty"
+  // (every multiplying warp done with it), and the X1 lines' "full". Copied by one lane in tensor
+  // and bulk copies and handed over by these, instead of four copy warps' cp.async and a block
+  // barrier a tile (H200, float16, uniform 8000^2 at 3 / 4 / 5 / 10 %, medians of two rounds, us):
+  // K = 256 68.7 / 69.6 / 69.85 / 74.8 -> 66.3 / 66.85 / 67.4 / 71.95 (bfloat16 alike); then with
+  // the X1 lines a row tile ahead (walk_copy_lane), in another call: K = 256 66.1 / 66.85 / 67.55 /
+  // 73.15 -> 65.15 / 66.15 / 66.55 / 71.2; K = 128, against its cp.async copy warps, 54.0 / 55.8 /
+  // 56.75 / 64.4 -> 53.3 / 54.8 / 55.55 / 63.2.
   static constexpr size_t kBarrierOffset = kRunOffset + size_t{kColumnStages} * kRunSlotBytes;
   static constexpr size_t kBarrierBytes = 8;
   static constexpr size_t kEmptyOffset = kBarrierOffset + size_t{kColumnStages} * kBarrierBytes;
@@ -473,11 +468,8 @@ struct SddmmWgmmaWalkConfig {
   static_assert(sizeof(Feature) == 2, "float16 / bfloat16 features");
   static_assert(kK % kSliceElements == 0 && kSlices >= 1, "whole 128-byte slices of K");
   static_assert(kColumnOffset % kSwizzleAtomBytes == 0 && kColumnBytes % kSwizzleAtomBytes == 0, "atoms aligned");
-  static_assert(!kTensorCopies || (kRunOffset % 16 == 0 && kRunSlotBytes % 16 == 0), "bulk copies' 16 bytes");
+  static_assert(kRunOffset % 16 == 0 && kRunSlotBytes % 16 == 0, "bulk copies' 16 bytes");
   static_assert(kSharedBytes <= 227 * 1024, "a block's shared memory on sm_90");
-  // Each copy warp's share of a group's copy instructions (4 lines each) is even, so that it covers
-  // whole swizzle atoms (8 lines) and starts at one: see walk_copy_warp.
-  static_assert(kTileRows / 4 % (2 * kCopyWarps) == 0 && kUnitCols / 4 % (2 * kCopyWarps) == 0, "even shares");
 };
 
 // Blocks of a square kernel (SddmmTensorSquareConfig, SddmmWgmmaSquareConfig): one per square of

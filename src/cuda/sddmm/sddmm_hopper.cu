@@ -81,12 +81,8 @@ void launch_walk(const SddmmTensorArgs<typename Config::Types, I>& args, cudaStr
                                                                          Config::kSharedBytes);
   const int64_t blocks = tiles < resident ? tiles : resident;
   if (blocks <= 0) return;
-  // With cp.async copies (Config::kTensorCopies false) the kernel never reads its maps.
-  CUtensorMap x1_map{}, x2_map{};
-  if constexpr (Config::kTensorCopies) {
-    x1_map = walk_operand_map<Config>(args.x1, args.x1_ld, args.rows, Config::kTileRows, "X1");
-    x2_map = walk_operand_map<Config>(args.x2, args.x2_ld, args.cols, kUnitCols, "X2");
-  }
+  const CUtensorMap x1_map = walk_operand_map<Config>(args.x1, args.x1_ld, args.rows, Config::kTileRows, "X1");
+  const CUtensorMap x2_map = walk_operand_map<Config>(args.x2, args.x2_ld, args.cols, kUnitCols, "X2");
   sddmm_wgmma_walk_kernel<Config, I><<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes,
                                        stream>>>(args, x1_map, x2_map);
   check_launch("sddmm_wgmma_walk_kernel");

@@ -2,23 +2,22 @@
 // (SddmmWgmmaWalkConfig; sm_90a, 16-bit features, the plans the square kernels take:
 // TensorTiles::cell_entries). A tile is 8 strips x 1 chunk (128 x 64 cells); tiles are numbered
 // row-major (row tile r = strips 8 r .. 8 r + 7, chunk c: tile r * chunks + c) and each block, one
-// a multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and 4 copy
-// warps, which stage the row tile's 128 X1 rows once (whole K) and per tile its units' runs and
-// the chunk's 64 X2 columns, in the 128-byte swizzle wgmma reads, ahead of the products: at K = 128
-// the four warps by cp.async, kColumnStages - 1 tiles ahead, meeting the multiplying warps at a
-// block barrier a tile (walk_copy_warp); at K = 256 one lane by tensor and bulk copies, a stage
-// handed over by a "full" and an "empty" mbarrier (walk_copy_lane; Config::kTensorCopies). The
-// copy warps keep few registers (setmaxnreg), and the multiplying warps take the rest. Each multiplying
-// warp reads its 16 X1 rows into registers once a row tile and keeps them while the block walks the
-// row's chunks. Warpgroup g multiplies rows 64 g .. + 63 by the 64 columns (wgmma.m64n64k16, A from
-// registers, K / 16 of them), so that warp w holds unit (strip w, chunk) in the unit kernel's
-// accumulator layout. Each warp stages tile j - 1's float32 results in shared memory of its own
-// (after tile j's products start, from a second set of registers, at K = 256; before, from the same
-// registers, at K = 128) and writes out tile j - 1's entries from there while they run (no
-// instruction reads a register the tensor cores are writing: ptxas otherwise waits for them): the
-// cell's run of the unit-ordered arrays, empty where the plan left the unit to the CUDA cores
-// (computed, dropped) or past the matrix (zeros staged). Its first kEntryBatch x 32 entries were
-// loaded while tile j - 1 was multiplied.
+// a multiprocessor, takes a run of consecutive ones. A block is 8 multiplying warps and a copy
+// warpgroup, one lane of which (walk_copy_lane) stages each row tile's 128 X1 rows (whole K) and
+// per tile its units' runs and the chunk's 64 X2 columns, in the 128-byte swizzle wgmma reads, by
+// tensor and bulk copies, ahead of the products; each stage of columns is handed over by a "full"
+// and an "empty" mbarrier, the X1 lines by a third (WalkBarriers), and no warp waits at a block
+// barrier. The copy warpgroup keeps few registers (setmaxnreg), and the multiplying warps take the
+// rest. Each multiplying warp reads its 16 X1 rows into registers once a row tile and keeps them
+// while the block walks the row's chunks. Warpgroup g multiplies rows 64 g .. + 63 by the 64
+// columns (wgmma.m64n64k16, A from registers, K / 16 of them), so that warp w holds unit (strip w,
+// chunk) in the unit kernel's accumulator layout. Each warp stages tile j - 1's float32 results in
+// shared memory of its own (after tile j's products start, from a second set of registers, at K =
+// 256; before, from the same registers, at K = 128) and writes out tile j - 1's entries from there
+// while they run (no instruction reads a register the tensor cores are writing: ptxas otherwise
+// waits for them): the cell's run of the unit-ordered arrays, empty where the plan left the unit to
+// the CUDA cores (computed, dropped) or past the matrix (zeros staged). Its first kEntryBatch x 32
+// entries were loaded while tile j - 1 was multiplied.
 #pragma once
 
 #include <cuda.h>  // CUtensorMap, the type alone (the map is encoded on the host)
@@ -149,17 +148,16 @@ struct WalkCursor {
     }
   }
 
-  // Whether the run, which began at tile `first`, enters a new row tile here: where the copy warps
-  // replace the X1 lines and the multiplying warps wait for them (the first row tile's come with
-  // the run's first group).
-  __device__ __forceinline__ bool enters_row_tile(int64_t first) const { return tile != first && chunk == 0; }
+  // Whether the run, which began at tile `first`, starts a row tile here (its first, or a new one):
+  // where the multiplying warps read the row tile's X1 lines into registers.
+  __device__ __forceinline__ bool starts_row_tile(int64_t first) const { return tile == first || chunk == 0; }
 };
 
-// The mbarriers of a walk by tensor copies (Config::kTensorCopies), at their shared addresses, the
-// layout starting at `aligned`: stage s's "full" (one arrival, the copy lane's, and the bytes of
-// the tile's columns and cell offsets: they have landed) and "empty" (an arrival of each of the
-// multiplying warps' threads once its products have read the stage and it has read the offsets),
-// and the X1 lines' "full" (one arrival and their bytes).
+// The walk's mbarriers, at their shared addresses, the layout starting at `aligned`: stage s's
+// "full" (one arrival, the copy lane's, and the bytes of the tile's columns and cell offsets: they
+// have landed) and "empty" (an arrival of each of the multiplying warps' threads once its products
+// have read the stage and it has read the offsets), and the X1 lines' "full" (one arrival and
+// their bytes).
 template <typename Config>
 struct WalkBarriers {
   unsigned aligned;
@@ -182,133 +180,21 @@ struct WalkBarriers {
   }
 };
 
-// The barrier the copy warps and the multiplying warps meet at, from their own code: barrier 1 with
-// an explicit count of threads, in its unaligned form (barrier.sync; bar.sync is
-// barrier.sync.aligned, which promises that the warps of a generation execute one and the same
-// instruction: compute-sanitizer's synccheck reports each of them as a divergent barrier, as it
-// does __syncthreads reached so).
-template <int kThreads>
-__device__ __forceinline__ void walk_barrier() {
-#if defined(__CUDA_ARCH__)
-  asm volatile("barrier.sync 1, %0;\n" ::"n"(kThreads) : "memory");
-#endif
-}
-
-// Copy warp `copier` (warp Config::kCopyWarp + copier, of Config::kCopyWarps) where the copies are
-// cp.async (K = 128): copies its share of the X1 lines of each row tile and of each tile's X2
-// columns, kStages - 1 tiles ahead, in the 128-byte swizzle, and (copier 0) each tile's cell
-// offsets. The other warps only multiply and write. The copy warps meet them at the same block
-// barriers, step for step: where a row tile starts (every warpgroup done with the X1 lines) and
-// before each tile (its columns and offsets in, the stage of the tile before free), each having
-// waited for its own copies. cp.async writes do not go through the async proxy that wgmma reads
-// through, so the copy warps fence them (fence.proxy.async: MEMBAR.ALL.CTA in SASS, which also
-// waits for every load of the thread in flight: in this kernel's first form every warp copied,
-// fenced and loaded entries).
-// Copy instruction i of a group covers lines 4 i .. 4 i + 3, lane l piece l % 8 of line 4 i + l / 8;
-// copier c issues a run of them, i = base + j, base even (kRowShare, kColumnShare below). Lines 4
-// apart alternate between two places in the swizzle atom (lines 8 apart share one), hence the two
-// offsets, picked by j's parity.
-template <typename Config, typename I>
-__device__ __forceinline__ void walk_copy_warp(const SddmmTensorArgs<typename Config::Types, I>& a, unsigned aligned,
-                                               int64_t first, int64_t last, int lane, int copier) {
-  using F = typename Config::Feature;
-  constexpr int kSlices = Config::kSlices;
-  constexpr int kStages = Config::kColumnStages;
-  constexpr int kPieces = kSwizzleLineBytes / 16;  // 16-byte pieces of a staged line
-  constexpr int kPieceElements = 16 / static_cast<int>(sizeof(F));
-  constexpr int kLineStep = 32 / kPieces;          // lines a copy instruction of the warp covers
-  static_assert(kLineStep == 4, "lines 4 apart: two places in the swizzle atom");
-  const int piece = lane % kPieces;
-  const int line = lane / kPieces;
-  const unsigned offset[2] = {static_cast<unsigned>(swizzled_offset(line, piece)),
-                              static_cast<unsigned>(swizzled_offset(line + kLineStep, piece))};
-  // Copy i = base + j (base even) takes line line + 4 i: offset[j % 2] + (i / 2) atoms from the start.
-  const auto line_target = [&](unsigned start, int base, int j) {
-    return start + offset[j % 2] + static_cast<unsigned>((base / 2 + j / 2) * kSwizzleAtomBytes);
-  };
-  constexpr int kRowShare = Config::kTileRows / kLineStep / Config::kCopyWarps;  // copies of a group
-  constexpr int kColumnShare = kUnitCols / kLineStep / Config::kCopyWarps;
-  const int row_base = copier * kRowShare;
-  const int column_base = copier * kColumnShare;
-  // This warp's share of an operand's lines, slice-major: `lines` lines a slice at shared address
-  // `start`, line `first` + i of the operand (its pointer and leading dimension) at line i, lines
-  // from `limit` on past the matrix (nothing read: the source stays the operand's first element).
-  const auto copy_lines = [&](unsigned start, int lines, const F* operand, int64_t ld, int64_t first_line,
-                              int64_t limit, int share, int base) {
-    const int64_t my_line = first_line + line + base * kLineStep;
-    const F* const source = operand + my_line * ld + piece * kPieceElements;
-#pragma unroll 4
-    for (int j = 0; j < share; ++j) {
-      const bool inside = my_line + j * kLineStep < limit;
-      const F* const from = inside ? source + j * kLineStep * ld : operand;
-#pragma unroll
-      for (int s = 0; s < kSlices; ++s) {
-        copy_16_async(line_target(start + static_cast<unsigned>(s * lines * kSwizzleLineBytes), base, j),
-                      from + (inside ? s * Config::kSliceElements : 0), inside);
-      }
-    }
-  };
-  const auto copy_rows = [&](int64_t row_tile) {  // the row tile's X1 lines
-    copy_lines(aligned, Config::kTileRows, a.x1, a.x1_ld, row_tile * Config::kTileRows, a.rows, kRowShare, row_base);
-  };
-  // One group of copies, empty past the run: the offsets of the tile's 9 cells (chunk, strips 8 r ..
-  // 8 r + 8; past the last strip, its end), from which warp w takes its unit's run [offset w,
-  // offset w + 1) (copier 0); and the chunk's 64 X2 columns, slice-major (a column past the matrix
-  // lands as zeros).
-  const auto copy_columns = [&](const WalkCursor& at) {
-    if (at.tile < last) {
-      if (copier == 0 && lane <= Config::kTileStrips) {
-        const int64_t strip = at.row_tile * Config::kTileStrips + lane;
-        copy_8_async(aligned + static_cast<unsigned>(Config::kRunOffset + at.stage * Config::kRunSlotBytes +
-                                                     lane * sizeof(int64_t)),
-                     a.cell_entries + at.chunk * a.strips + (strip < a.strips ? strip : a.strips));
-      }
-      const unsigned stage = aligned + static_cast<unsigned>(Config::kColumnOffset + at.stage * Config::kColumnBytes);
-      copy_lines(stage, kUnitCols, a.x2, a.x2_ld, at.chunk * kUnitCols, a.cols, kColumnShare, column_base);
-    }
-    commit_copies();
-  };
-
-  WalkCursor now{first, first / a.chunks, first % a.chunks, 0, 0};
-  WalkCursor copy = now;
-  // The first row tile's X1 lines join the first tile's group; kStages - 1 groups in flight.
-  copy_rows(now.row_tile);
-#pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    copy_columns(copy);
-    copy.advance(a.chunks, kStages);
-  }
-  for (; now.tile < last; now.advance(a.chunks, kStages)) {
-    if (now.enters_row_tile(first)) {
-      // A new row tile: the columns in flight land first, so that the groups stay in order; then,
-      // once every warpgroup is done with the X1 lines, this row tile's.
-      wait_copies<0>();
-      walk_barrier<Config::kThreadsPerBlock>();
-      copy_rows(now.row_tile);
-      commit_copies();
-      wait_copies<0>();
-    }
-    // This tile's offsets and columns are in; after the barrier every warpgroup is done with tile
-    // j - 1, whose stage the copies reuse.
-    wait_copies<kStages - 2>();
-    fence_proxy_async();
-    walk_barrier<Config::kThreadsPerBlock>();
-    copy_columns(copy);
-    copy.advance(a.chunks, kStages);
-  }
-}
-
-// The copy lane where the copies are tensor and bulk copies (K = 256: Config::kTensorCopies): lane 0
-// of the first copy warp issues every copy of the run (the copy warps' other threads have left),
-// each completing on an mbarrier (WalkBarriers). A row tile's X1 lines: a 2-D tensor copy a slice
-// (`x1_map`: 64 K elements x 128 rows a box, swizzled by the copy engine) on the rows' barrier; each
-// tile's X2 columns (`x2_map`: 64 x 64 a box; a column past the matrix lands as zeros) and its cell
-// offsets (a 1-D bulk copy of 10 int64: whole 16-byte pieces, from the even cell at or before the
-// tile's first) on its stage's "full". A stage is filled again once its "empty" says that every
-// multiplying warp is done with the tile before in it; that also frees the X1 lines where the next
-// tile starts a row tile (the warps read them into registers at their row tile's first tile).
-// Every copy writes through the async proxy that wgmma reads through: no proxy fence; and no thread
-// waits at a block barrier. The first kStages tiles are copied at once.
+// The copy lane: lane 0 of the copy warpgroup issues every copy of the block's run (the
+// warpgroup's other threads have left), each completing on an mbarrier (WalkBarriers). A row
+// tile's X1 lines: a 2-D tensor copy a slice (`x1_map`: 64 K elements x 128 rows a box, swizzled by
+// the copy engine; a row past the matrix lands as zeros) on the rows' barrier; each tile's X2
+// columns (`x2_map`: 64 x 64 a box) and its cell offsets (a 1-D bulk copy of 10 int64: whole
+// 16-byte pieces, from the even cell at or before the tile's first) on its stage's "full". The
+// first kStages tiles are copied at once; a stage is filled again once its "empty" says that every
+// multiplying warp is done with the tile before in it. The next row tile's X1 lines are copied as
+// soon as every warp is done with the first tile of the current one (it read the lines into
+// registers there), a row tile ahead: against copying them where the run enters the row tile,
+// 0.4-1.7 % faster at K = 256 and 0.75-1.1 % at 128 (H200, float16, uniform 8000^2 at 3 / 4 / 5 /
+// 10 %, one build, the two ways chosen at run time; bench/RESULTS.md). Every copy writes through
+// the async proxy that wgmma reads through: no proxy fence. (Four copy warps' cp.async, meeting the
+// multiplying warps at a block barrier a tile, took 3.5-3.9 % longer at K = 256 than this lane
+// without the X1 lines ahead, and 1.4-2.2 % longer at K = 128 than this lane with them.)
 template <typename Config, typename I>
 __device__ __forceinline__ void walk_copy_lane(const SddmmTensorArgs<typename Config::Types, I>& a,
                                                const CUtensorMap* x1_map, const CUtensorMap* x2_map,
@@ -345,13 +231,14 @@ __device__ __forceinline__ void walk_copy_lane(const SddmmTensorArgs<typename Co
     copy_columns(copy);
     copy.advance(a.chunks, kStages);
   }
-  // For each tile j after the first: once every warp is done with tile j - 1, its X1 lines where it
-  // starts a row tile, and tile j + kStages - 1's columns into tile j - 1's stage.
+  // For each tile j after the first: once every warp is done with tile j - 1, the next row tile's
+  // X1 lines if tile j - 1 started a row tile and the run reaches the next, and tile j + kStages -
+  // 1's columns into tile j - 1's stage.
   for (WalkCursor now = done;; done = now) {
     now.advance(a.chunks, kStages);
     if (now.tile >= last) return;
     barrier_wait(barriers.empty(done.stage), done.phase);
-    if (now.chunk == 0) copy_rows(now.row_tile);
+    if (done.starts_row_tile(first) && (done.row_tile + 1) * a.chunks < last) copy_rows(done.row_tile + 1);
     if (copy.tile < last) {
       copy_columns(copy);
       copy.advance(a.chunks, kStages);
@@ -377,23 +264,17 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int64_t last = tiles * (blockIdx.x + 1) / gridDim.x;
   if (first >= last) return;
   const WalkBarriers<Config> barriers{aligned};
-  if constexpr (Config::kTensorCopies) {
-    if (threadIdx.x == 0) barriers.init();
-    __syncthreads();  // the barriers are ready
-  }
+  if (threadIdx.x == 0) barriers.init();
+  __syncthreads();  // the barriers are ready
   if (warp >= Config::kCopyWarp) {
     warpgroup_registers<RegisterMove::kRelease, Config::kCopyRegisters>();
-    if constexpr (Config::kTensorCopies) {
-      if (warp == Config::kCopyWarp && lane == 0) walk_copy_lane<Config, I>(a, &x1_map, &x2_map, barriers, first, last);
-    } else {
-      walk_copy_warp<Config, I>(a, aligned, first, last, lane, warp - Config::kCopyWarp);
-    }
+    if (warp == Config::kCopyWarp && lane == 0) walk_copy_lane<Config, I>(a, &x1_map, &x2_map, barriers, first, last);
     return;
   }
   warpgroup_registers<RegisterMove::kClaim, Config::kMultiplyRegisters>();
   float* const results = reinterpret_cast<float*>(shared_raw + (aligned - raw) + Config::kResultOffset) +
                          warp * (kUnitRows * Config::Unit::kResultPitch);
-  // Each stage's cell offsets (walk_copy_warp, walk_copy_lane), this warp's first.
+  // Each stage's cell offsets (walk_copy_lane), this warp's first.
   const int64_t* const runs =
       reinterpret_cast<const int64_t*>(shared_raw + (aligned - raw) + Config::kRunOffset) + warp;
   WalkCursor now{first, first / a.chunks, first % a.chunks, 0, 0};  // tile j
@@ -442,25 +323,19 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   using Batch = WalkBatch<Config, I>;
   Batch even, odd;  // tiles first, first + 2, ... and first + 1, first + 3, ...
   odd.load(WalkRun{}, 0, a, lane);  // no entries: what the first step writes out
-  // Tile j (`now`) in two halves. start(): once tile j's copies are in (cp.async: the block's
-  // barriers, the copy warps', in walk_copy_warp, one for one; tensor copies: the stage's "full"
-  // and, where a row tile starts, the X1 lines' barrier, whose phases `rows_phase` counts), the
-  // warp's X1 rows are read where a row tile starts, tile j's products start into `sums`, and tile
-  // j - 1's sums (`before`) are staged: before the products where they share registers, after them
-  // where they do not (in the first step the batch before holds no entries).
+  // Tile j (`now`) in two halves. start(): once tile j's copies are in (the stage's "full" and,
+  // where a row tile starts, the X1 lines' barrier, whose phases `rows_phase` counts), the warp's
+  // X1 rows are read where a row tile starts, tile j's products start into `sums`, and tile j - 1's
+  // sums (`before`) are staged: before the products where they share registers, after them where
+  // they do not (in the first step the batch before holds no entries).
   unsigned rows_phase = 0;
   const auto start = [&](float (&sums)[32], float (&before)[32]) {
-    const bool row_tile_starts = now.tile == first || now.chunk == 0;  // the run's first row tile, or a new one
-    if constexpr (Config::kTensorCopies) {
-      if (row_tile_starts) {
-        barrier_wait(barriers.rows(), rows_phase);
-        rows_phase ^= 1u;
-      }
-      barrier_wait(barriers.full(now.stage), now.phase);
-    } else {
-      if (now.enters_row_tile(first)) walk_barrier<Config::kThreadsPerBlock>();  // X1 lines free
-      walk_barrier<Config::kThreadsPerBlock>();  // tile j's columns (and rows) in, tile j - 1 done
+    const bool row_tile_starts = now.starts_row_tile(first);
+    if (row_tile_starts) {
+      barrier_wait(barriers.rows(), rows_phase);
+      rows_phase ^= 1u;
     }
+    barrier_wait(barriers.full(now.stage), now.phase);
     if (row_tile_starts) load_rows();
     if constexpr (!Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
     const uint64_t b_stage = b_descriptor + static_cast<uint64_t>(now.stage * (Config::kColumnBytes >> 4));
@@ -479,29 +354,25 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     if constexpr (Config::kDoubleSums) stage_unit_sums<Config::Unit::kResultPitch>(before, results, lane);
   };
   // finish(): while the products run, tile j - 1's writes (`before`), then tile j's first entries
-  // (`mine`); then the products' end (with tensor copies, the thread's arrival at the stage's
-  // "empty"). In this order: every load of a warp counts on one scoreboard, so a value loaded in
-  // the step before, used after this step's loads were issued, would wait for them too.
+  // (`mine`); then the products' end and the thread's arrival at the stage's "empty". In this
+  // order: every load of a warp counts on one scoreboard, so a value loaded in the step before,
+  // used after this step's loads were issued, would wait for them too.
   const auto finish = [&](Batch& mine, const Batch& before, float (&sums)[32]) {
     // (A branch the compiler cannot decide keeps the writes, the first use of the loads of the step
     // before, after the products' start: ptxas otherwise moved that use above them.)
     if (a.out != nullptr) write_walk_entries<Config, I>(before, results, a, lane);
     const int64_t* const run = runs + now.stage * (Config::kRunSlotBytes / sizeof(int64_t));
     const int stage = now.stage;
-    if constexpr (Config::kTensorCopies) {
-      // The slot's 10 offsets start at the even cell at or before the tile's first (walk_copy_lane):
-      // one cell earlier where chunk x strips is odd. A strip past the matrix has no run (the slot
-      // holds the next chunk's offsets there).
-      const int shift = static_cast<int>(now.chunk & a.strips & 1);
-      const int64_t begin = run[shift];
-      mine.load(WalkRun{begin, now.row_tile * Config::kTileStrips + warp < a.strips ? run[shift + 1] : begin}, 0, a,
-                lane);
-    } else {
-      mine.load(WalkRun{run[0], run[1]}, 0, a, lane);
-    }
+    // The slot's 10 offsets start at the even cell at or before the tile's first (walk_copy_lane):
+    // one cell earlier where chunk x strips is odd. A strip past the matrix has no run (the slot
+    // holds the next chunk's offsets there).
+    const int shift = static_cast<int>(now.chunk & a.strips & 1);
+    const int64_t begin = run[shift];
+    mine.load(WalkRun{begin, now.row_tile * Config::kTileStrips + warp < a.strips ? run[shift + 1] : begin}, 0, a,
+              lane);
     now.advance(a.chunks, kStages);
     wgmma_wait<0>(sums);
-    if constexpr (Config::kTensorCopies) barrier_arrive(barriers.empty(stage));  // done with the stage
+    barrier_arrive(barriers.empty(stage));  // done with the stage
   };
   const auto write_last = [&](const Batch& last_tile, float (&sums)[32]) {
     stage_unit_sums<Config::Unit::kResultPitch>(sums, results, lane);
