@@ -193,7 +193,7 @@ struct WalkBarriers {
 // 0.4-1.7 % faster at K = 256 and 0.75-1.1 % at 128 (H200, float16, uniform 8000^2 at 3 / 4 / 5 /
 // 10 %, one build, the two ways chosen at run time; bench/RESULTS.md). Every copy writes through
 // the async proxy that wgmma reads through: no proxy fence. (Four copy warps' cp.async, meeting the
-// multiplying warps at a block barrier a tile, took 3.5-3.9 % longer at K = 256 than this lane
+// multiplying warps at a block barrier a tile, took 3.6-4.1 % longer at K = 256 than this lane
 // without the X1 lines ahead, and 1.4-2.2 % longer at K = 128 than this lane with them.)
 template <typename Config, typename I>
 __device__ __forceinline__ void walk_copy_lane(const SddmmTensorArgs<typename Config::Types, I>& a,
