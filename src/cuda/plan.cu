@@ -12,6 +12,7 @@
 #include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm.cuh"
 #include "cuda/spmm/spmm.cuh"
+#include "cuda/tuning.hpp"
 
 namespace sddmm {
 namespace cuda {
@@ -66,9 +67,10 @@ class CudaPlan final : public Plan {
 
 template <typename T>
 std::unique_ptr<Plan> make_plan_for(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
-  // 32-bit plan indices halve index traffic; 64-bit only when a dimension or nnz needs it.
+  // 32-bit plan indices halve index traffic; 64-bit only when a dimension or nnz needs it (or a
+  // test asks for them: plan_indices_64).
   constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
-  if (info.rows <= kMax32 && info.cols <= kMax32 && info.nnz <= kMax32) {
+  if (info.rows <= kMax32 && info.cols <= kMax32 && info.nnz <= kMax32 && !plan_indices_64()) {
     return std::make_unique<CudaPlan<T, int32_t>>(info, input, stream);
   }
   return std::make_unique<CudaPlan<T, int64_t>>(info, input, stream);

@@ -124,6 +124,8 @@ double tensor_wgmma_min_density() {
 
 bool float32_tensor_cores() { return env_flag("SDDMM_F32_TENSOR_CORES", kFloat32TensorCores); }
 
+bool plan_indices_64() { return env_flag("SDDMM_PLAN_INDICES_64", false); }
+
 size_t creation_pool_bytes(size_t device_bytes) {
   const int64_t share = static_cast<int64_t>(device_bytes / kCreationPoolDeviceShare);
   return static_cast<size_t>(env_count("SDDMM_CREATION_POOL_BYTES", std::min(kCreationPoolMaxBytes, share)));

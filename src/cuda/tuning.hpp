@@ -640,5 +640,9 @@ double tensor_wgmma_min_density();  // SDDMM_TC_WGMMA_MIN_DENSITY
 bool unit_census();  // SDDMM_UNIT_CENSUS
 bool float32_tensor_cores();  // SDDMM_F32_TENSOR_CORES
 size_t creation_pool_bytes(size_t device_bytes);  // SDDMM_CREATION_POOL_BYTES
+// Not a tuning value: SDDMM_PLAN_INDICES_64=1 gives a plan 64-bit indices whatever its sizes, so that
+// the tests run the 64-bit instantiations, which otherwise take only matrices past 2^31 rows,
+// columns or entries.
+bool plan_indices_64();
 
 }  // namespace sddmm::cuda

@@ -467,8 +467,14 @@ void check_wgmma_squares() {
         const Outcome mma_sync = check_sddmm<H>(p, k, with_values, nullptr, "SDDMM_TC_WGMMA", "0");
         const Outcome squares = check_sddmm<H>(p, k, with_values, nullptr, "SDDMM_TC_WGMMA_WALK", "0");
         // The walk kernel and the wgmma square kernel sum each output's 16-element steps of K in the
-        // same order, by the same instruction family: the same bits.
+        // same order, by the same instruction family: the same bits; and so does the walk of a plan
+        // with 64-bit indices (SDDMM_PLAN_INDICES_64; otherwise only past 2^31 rows, columns or
+        // entries).
         CHECK(chosen.out == squares.out);
+        {
+          const ScopedEnv wide("SDDMM_PLAN_INDICES_64", "1");
+          CHECK(check_sddmm<H>(p, k, with_values, nullptr, "SDDMM_TC_WGMMA_WALK", "1").out == chosen.out);
+        }
         REQUIRE(chosen.out.size() == mma_sync.out.size());
         size_t differ = 0;
         for (size_t i = 0; i < chosen.out.size(); ++i) differ += chosen.out[i] != mma_sync.out[i] ? 1 : 0;
