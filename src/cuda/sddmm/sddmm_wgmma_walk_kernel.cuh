@@ -26,7 +26,6 @@
 
 #include "cuda/bulk_copy.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
-#include "cuda/sddmm/sddmm_tensor_square_kernel.cuh"
 #include "cuda/sddmm/sddmm_wgmma.cuh"
 
 namespace sddmm::cuda {
