@@ -439,7 +439,7 @@ void check_tensor_squares() {
 // them empty (rows 1024-1151, square row 8: those blocks return once their first copies land; for
 // the walk kernel 20 row tiles x 36 chunks over its 132 blocks: runs of 5-6 tiles, most of them
 // crossing into the next row tile, and the last tile of a row and of a column partial; 157 strips,
-// so at K = 256 an odd chunk's 9 cell offsets lie one cell into the 10 its bulk copy moves); and a
+// so an odd chunk's 9 cell offsets lie one cell into the 10 its bulk copy moves); and a
 // third, uniform 25600 x 512 at 10 % (200 row tiles x 8 chunks: runs of 12 tiles that begin
 // anywhere in a row tile and cross one or two more, where the X1 lines are copied again and
 // every multiplying warp reads its rows again; 1600 strips: chunk x strips always even); and a
