@@ -37,10 +37,11 @@ struct TensorTiles {
   // (chunks x strips + 1) for each cell (chunk, strip) at chunk * strips + strip, the position of
   // its first entry in the unit-ordered arrays if it is a dense unit, else of the next dense unit's:
   // cell x's entries are [cell_entries[x], cell_entries[x + 1]). Only where the dense units cover at
-  // least min_cover of the matrix's units: the square kernel's (sddmm_tensor_square_kernel.cuh).
-  // Then kCellPad more, all the entry count: the walk kernel copies a tile's 9 offsets as 10 from
-  // the even cell at or before its first (bulk copies move whole 16-byte pieces), which reaches up
-  // to 8 past the last cell.
+  // least min_cover of the matrix's units: the square and walk kernels'
+  // (sddmm_tensor_square_kernel.cuh, sddmm_wgmma_walk_kernel.cuh and _entry_warps_kernel.cuh).
+  // Then kCellPad more, all the entry count: the walk kernel at K = 128 copies a tile's 9 offsets
+  // as 10 from the even cell at or before its first (bulk copies move whole 16-byte pieces), which
+  // reaches up to 8 past the last cell.
   static constexpr int64_t kCellPad = 8;
   DeviceSpan<int64_t> cell_entries;
   // SpMM's order of the same units (spmm_tensor_kernel.cuh), in an allocation of its own, made only

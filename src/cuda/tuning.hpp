@@ -459,9 +459,10 @@ constexpr double kTensorSquareMinCover = 0.9;
 // mma.sync plan leaves to the CUDA cores, and 1-4 float16 outputs differ, H100).
 constexpr bool kTensorWgmmaSquares = true;
 
-// ... and the walk kernel takes them (sddmm_wgmma_walk_kernel.cuh: a block a multiprocessor, 8
-// multiplying warps and 4 copy warps, holds a row tile's X1 rows while it walks the row's chunks,
-// writing one tile's entries out while the next one's products run) instead of the square kernel
+// ... and the walk kernel takes them (sddmm_wgmma_walk_kernel.cuh at K = 128,
+// sddmm_wgmma_walk_entry_warps_kernel.cuh at K = 256: a block a multiprocessor holds a row tile's
+// X1 rows while it walks the row's chunks, writing one tile's entries out while the next one's
+// products run) instead of the square kernel
 // where the matrix is at least this dense: 2.5 %, the density from which 16-bit plans list their
 // units for the wgmma kernels (kTensorWgmmaMinMatrixDensity below), so that the squares keep only
 // plans sparser than that whose units still cover the matrix. Overridable with SDDMM_TC_WGMMA_WALK

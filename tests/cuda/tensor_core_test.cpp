@@ -430,7 +430,8 @@ void check_tensor_squares() {
 }
 
 // The wgmma kernels take the same plans at K = 128 and 256 on sm_90 devices in builds with the
-// Hopper kernels: the walk kernel (src/cuda/sddmm/sddmm_wgmma_walk_kernel.cuh) forced here
+// Hopper kernels: the walk kernel (src/cuda/sddmm/sddmm_wgmma_walk_kernel.cuh at K = 128, its form
+// with entry warps, sddmm_wgmma_walk_entry_warps_kernel.cuh, at K = 256) forced here
 // (SDDMM_TC_WGMMA_WALK=1; by default from 2.5 % dense), the square kernel
 // (sddmm_wgmma_square_kernel.cuh) with SDDMM_TC_WGMMA_WALK=0, both on the square kernel's pattern
 // (partial squares at both edges, a strip of units left to the CUDA cores), every output within
@@ -439,14 +440,14 @@ void check_tensor_squares() {
 // them empty (rows 1024-1151, square row 8: those blocks return once their first copies land; for
 // the walk kernel 20 row tiles x 36 chunks over its 132 blocks: runs of 5-6 tiles, most of them
 // crossing into the next row tile, and the last tile of a row and of a column partial; 157 strips,
-// so an odd chunk's 9 cell offsets lie one cell into the 10 its bulk copy moves); and a
-// third, uniform 25600 x 512 at 10 % (200 row tiles x 8 chunks: runs of 12 tiles that begin
+// so at K = 128 an odd chunk's 9 cell offsets lie one cell into the 10 its bulk copy moves); and
+// a third, uniform 25600 x 512 at 10 % (200 row tiles x 8 chunks: runs of 12 tiles that begin
 // anywhere in a row tile and cross one or two more, where the X1 lines are copied again and
 // every multiplying warp reads its rows again; 1600 strips: chunk x strips always even); and a
 // fourth, 1000 x 1100 with rows 0-511 at 40 % and the rest at 5 %: a unit of the upper rows holds
-// about 410 entries, so each walk warp writes its first batch of 128 (loaded during the products)
-// and then three more loaded as it goes, which the other patterns' 10 % units (about 100 entries)
-// seldom reach.
+// about 410 entries, so each warp that writes a unit out writes its first batch of 128 (loaded
+// during the products) and then three more loaded as it goes, which the other patterns' 10 %
+// units (about 100 entries) seldom reach.
 // Which kernel ran is not visible through the C ABI (the benchmark reports it:
 // `tensor_core_kernel` "wgmma-walk" or "wgmma-squares"); so the test holds the walk's outputs to
 // the squares' bit for bit, sets them beside the mma.sync kernels' (SDDMM_TC_WGMMA=0) and says how

@@ -386,21 +386,25 @@ struct SddmmWgmmaSquareConfig {
   static_assert(kOperandBytes % kSwizzleAtomBytes == 0, "operands start on swizzle atoms");
 };
 
-// The wgmma kernel that walks tiles with its X1 rows held (sddmm_wgmma_walk_kernel.cuh; sm_90a,
-// 16-bit features, K = 128 / 256, the plans the square kernels take). A tile is 8 strips x 1 chunk
-// (128 x 64 cells, 8 units: a warp each); a block takes a run of consecutive tiles of the row-major
-// tile order, one block a multiprocessor. It stages a row tile's 128 X1 rows once, whole K, and
-// keeps them while it walks that row's chunks, so that only X2's 64 columns move per tile: 128
-// multiply-adds per X2 byte against 64 for the square kernel, which stages both per square.
+// The wgmma kernels that walk tiles with their X1 rows held (sm_90a, 16-bit features, K = 128 /
+// 256, the plans the square kernels take): what both forms share. A tile is 8 strips x 1 chunk
+// (128 x 64 cells, 8 units: a multiplying warp each); a block takes a run of consecutive tiles of
+// the row-major tile order, one block a multiprocessor. It stages a row tile's 128 X1 rows once,
+// whole K, and keeps them while it walks that row's chunks, so that only X2's 64 columns move per
+// tile: 128 multiply-adds per X2 byte against 64 for the square kernel, which stages both per
+// square. The two forms differ in who writes the entries out: the multiplying warps themselves
+// (SddmmWgmmaWalkConfig, sddmm_wgmma_walk_kernel.cuh: K = 128) or warps of their own
+// (SddmmWgmmaWalkEntryWarpsConfig, sddmm_wgmma_walk_entry_warps_kernel.cuh: K = 256); the choice
+// and its measurement are in sddmm_hopper.cu (launch_walk).
 template <typename P, int kKValue>
-struct SddmmWgmmaWalkConfig {
+struct SddmmWgmmaWalkShape {
   using Types = P;
   using Feature = typename P::Feature;
   using Unit = SddmmTensorConfig<P, kKValue, TensorArithmetic::kHalf>;  // its result pitch and epilogue
   static constexpr int kK = kKValue;
   static constexpr int kTileStrips = 8;
   static constexpr int kTileRows = kTileStrips * kUnitRows;  // 128: two warpgroups of 64
-  static constexpr int kWarps = kTileStrips;                 // warp w: strip w of the tile
+  static constexpr int kWarps = kTileStrips;                 // multiplying warp w: strip w of the tile
   // Then a copy warpgroup (setmaxnreg moves registers a warpgroup at a time), warps kCopyWarp ..
   // + 3: its lane 0 issues every copy as tensor and bulk copies, its other threads leave at once.
   // (When the copies were cp.async, four copy warps, each copying a share of every tile's lines,
@@ -408,21 +412,7 @@ struct SddmmWgmmaWalkConfig {
   // warp 89.7 / 94.1, 2: 81.4 / 86.0, 4: 77.0 / 84.5.)
   static constexpr int kCopyWarp = kWarps;
   static constexpr int kCopyWarps = 4;
-  static constexpr int kThreadsPerBlock = 32 * (kWarps + kCopyWarps);
-  // Registers a thread: the block starts with 168 (65,536 / 384, rounded down to 8); the copy
-  // warpgroup gives all but kCopyRegisters back and the multiplying warpgroups take them
-  // (setmaxnreg), so that each warp holds its 16 X1 rows (whole K: 64 registers at K = 256) beside
-  // its sums and the entries in flight: ptxas's highest register is R182 at K = 256 (32-bit
-  // indices; R198 with 64-bit ones), R144 at K = 128, none spilled. At 168 the rows spilled and
-  // cost their gain (1.34x slower at K = 256, bench/RESULTS.md's log).
-  static constexpr int kCopyRegisters = 56;
-  static constexpr int kMultiplyRegisters = 224;
   static constexpr int kMultiprocessorRegisters = 65536;  // sm_90's register file, 32-bit registers
-  static constexpr int kStartRegisters = kMultiprocessorRegisters / kThreadsPerBlock / 8 * 8;  // 168
-  static_assert(kCopyWarps == 4, "the copy warps are one warpgroup");
-  static_assert(32 * kCopyWarps * kCopyRegisters + 32 * kWarps * kMultiplyRegisters <=
-                    kThreadsPerBlock * kStartRegisters,
-                "within the registers the block starts with");
   // Two sets of sums at K = 256: tile j's products go to one while tile j - 1's, in the other, are
   // staged, instead of staging them before the products start. Measured with X1 in registers
   // (H200, float16, uniform 8000^2 at 3 / 5 / 10 %, medians of two rounds, us): K = 256 71.45 /
@@ -433,21 +423,52 @@ struct SddmmWgmmaWalkConfig {
   static constexpr int kSlices = kK / kSliceElements;
   static constexpr int kStepsPerSlice = kSliceElements / 16;  // wgmma k16 steps
   // Shared memory: the row tile's X1 lines (slice-major: slice s holds the 128 rows' 128-byte
-  // lines), then kColumnStages tiles of X2 lines (slice-major, 64 columns each), then each warp's
-  // 16 x 64 float32 results. 3 stages at K = 256 (197 KB; a fourth does not fit the 227 KB a block
-  // may take): a tile's columns load while the two before it are multiplied and written out; 4 at
-  // K = 128, where a stage is half the size (133 KB). Neither count was swept.
+  // lines), then kColumnStages tiles of X2 lines (slice-major, 64 columns each), then each
+  // multiplying warp's 16 x 64 float32 results. 3 stages at K = 256 (197 KB; a fourth does not fit
+  // the 227 KB a block may take): a tile's columns load while the two before it are multiplied and
+  // written out; 4 at K = 128, where a stage is half the size (133 KB). Neither count was swept.
   static constexpr size_t kRowBytes = size_t{kSlices} * kTileRows * kSwizzleLineBytes;
   static constexpr size_t kColumnBytes = size_t{kSlices} * kUnitCols * kSwizzleLineBytes;
   static constexpr int kColumnStages = kK >= 256 ? 3 : 4;
   static constexpr size_t kResultBytes = size_t{kWarps} * Unit::kWarpResultBytes;
   static constexpr size_t kColumnOffset = kRowBytes;
   static constexpr size_t kResultOffset = kRowBytes + size_t{kColumnStages} * kColumnBytes;
-  // Then, for each stage, where the tile's 8 units' runs start and end: 9 cell offsets (int64),
-  // copied with the tile's columns by a bulk copy of 10 from the even cell at or before the tile's
-  // first (whole 16-byte pieces: TensorTiles::kCellPad).
-  static constexpr size_t kRunSlotBytes = (kTileStrips + 2) * sizeof(int64_t);
-  static constexpr size_t kRunOffset = kResultOffset + kResultBytes;
+  static constexpr size_t kBarrierBytes = 8;
+  static constexpr int kMinBlocksPerSm = 1;
+  // Entries each lane of a writing warp loads (place, output position, value) a tile ahead of
+  // writing them.
+  static constexpr int kEntryBatch = 4;
+  static_assert(sizeof(Feature) == 2, "float16 / bfloat16 features");
+  static_assert(kK % kSliceElements == 0 && kSlices >= 1, "whole 128-byte slices of K");
+  static_assert(kColumnOffset % kSwizzleAtomBytes == 0 && kColumnBytes % kSwizzleAtomBytes == 0, "atoms aligned");
+};
+
+// The walk whose multiplying warps write the entries out (sddmm_wgmma_walk_kernel.cuh): 8
+// multiplying warps and the copy warpgroup.
+template <typename P, int kKValue>
+struct SddmmWgmmaWalkConfig : SddmmWgmmaWalkShape<P, kKValue> {
+  using Shape = SddmmWgmmaWalkShape<P, kKValue>;
+  static constexpr int kThreadsPerBlock = 32 * (Shape::kWarps + Shape::kCopyWarps);
+  // Registers a thread: the block starts with 168 (65,536 / 384, rounded down to 8); the copy
+  // warpgroup gives all but kCopyRegisters back and the multiplying warpgroups take them
+  // (setmaxnreg), so that each warp holds its 16 X1 rows (whole K: 64 registers at K = 256) beside
+  // its sums and the entries in flight: ptxas's highest register is R182 at K = 256 (32-bit
+  // indices; R198 with 64-bit ones), R144 at K = 128, none spilled. At 168 the rows spilled and
+  // cost their gain (1.34x slower at K = 256, bench/RESULTS.md's log).
+  static constexpr int kCopyRegisters = 56;
+  static constexpr int kMultiplyRegisters = 224;
+  static constexpr int kStartRegisters = Shape::kMultiprocessorRegisters / kThreadsPerBlock / 8 * 8;  // 168
+  static_assert(Shape::kCopyWarps == 4, "the copy warps are one warpgroup");
+  static_assert(32 * Shape::kCopyWarps * kCopyRegisters + 32 * Shape::kWarps * kMultiplyRegisters <=
+                    kThreadsPerBlock * kStartRegisters,
+                "within the registers the block starts with");
+  // After the results, for each stage, where the tile's 8 units' runs start and end: 9 cell
+  // offsets (int64), copied with the tile's columns by a bulk copy of 10 from the even cell at or
+  // before the tile's first (whole 16-byte pieces: TensorTiles::kCellPad).
+  static constexpr bool kCopiesCellOffsets = true;
+  static constexpr const char* kKernelName = "sddmm_wgmma_walk_kernel";
+  static constexpr size_t kRunSlotBytes = (Shape::kTileStrips + 2) * sizeof(int64_t);
+  static constexpr size_t kRunOffset = Shape::kResultOffset + Shape::kResultBytes;
   // Then the mbarriers: each stage's "full" (its columns and offsets landed), each stage's "empty"
   // (every multiplying warp done with it), and the X1 lines' "full". Copied by one lane in tensor
   // and bulk copies and handed over by these, instead of four copy warps' cp.async and a block
@@ -456,19 +477,57 @@ struct SddmmWgmmaWalkConfig {
   // the X1 lines a row tile ahead (walk_copy_lane), in another call: K = 256 66.1 / 66.85 / 67.55 /
   // 73.15 -> 65.15 / 66.15 / 66.55 / 71.2; K = 128, against its cp.async copy warps, 54.0 / 55.8 /
   // 56.75 / 64.4 -> 53.3 / 54.8 / 55.55 / 63.2.
-  static constexpr size_t kBarrierOffset = kRunOffset + size_t{kColumnStages} * kRunSlotBytes;
-  static constexpr size_t kBarrierBytes = 8;
-  static constexpr size_t kEmptyOffset = kBarrierOffset + size_t{kColumnStages} * kBarrierBytes;
-  static constexpr size_t kRowsFullOffset = kEmptyOffset + size_t{kColumnStages} * kBarrierBytes;
+  static constexpr size_t kBarrierOffset = kRunOffset + size_t{Shape::kColumnStages} * kRunSlotBytes;
+  static constexpr size_t kEmptyOffset = kBarrierOffset + size_t{Shape::kColumnStages} * Shape::kBarrierBytes;
+  static constexpr size_t kRowsFullOffset = kEmptyOffset + size_t{Shape::kColumnStages} * Shape::kBarrierBytes;
   // The dynamic shared memory's start is aligned up to a swizzle atom: up to one atom more.
-  static constexpr size_t kSharedBytes = kRowsFullOffset + kBarrierBytes + kSwizzleAtomBytes;
-  static constexpr int kMinBlocksPerSm = 1;
-  // Entries each lane of a warp loads (place, output position, value) a tile ahead of writing them.
-  static constexpr int kEntryBatch = 4;
-  static_assert(sizeof(Feature) == 2, "float16 / bfloat16 features");
-  static_assert(kK % kSliceElements == 0 && kSlices >= 1, "whole 128-byte slices of K");
-  static_assert(kColumnOffset % kSwizzleAtomBytes == 0 && kColumnBytes % kSwizzleAtomBytes == 0, "atoms aligned");
+  static constexpr size_t kSharedBytes = kRowsFullOffset + Shape::kBarrierBytes + kSwizzleAtomBytes;
   static_assert(kRunOffset % 16 == 0 && kRunSlotBytes % 16 == 0, "bulk copies' 16 bytes");
+  static_assert(kSharedBytes <= 227 * 1024, "a block's shared memory on sm_90");
+};
+
+// The walk with warps of its own that write the entries out
+// (sddmm_wgmma_walk_entry_warps_kernel.cuh): 8 multiplying warps, the copy warpgroup, and two
+// warpgroups of entry warps, entry warp w (warp kEntryWarp + w, on multiplying warp w's scheduler)
+// writing out unit w's entries, so that a multiplying warp's instructions a tile are its products'
+// and its staging's alone. (Where the multiplying warps wrote the entries themselves while the next
+// tile's products ran, a tile took about 2,000 cycles at K = 256 against the products' 1,024, and
+// ncu put most of the warps' samples outside the products on the entries. With entry warps, ncu
+// (H200, uniform 8000^2 at 10 %, K = 256, float16) has 1,920 cycles a tile and the entry warps'
+// first use of their loaded batch as the most sampled instruction, 13 % of all samples, with the
+// multiplying warps waiting for "read": the batch, loaded a tile ahead, lands too late.)
+template <typename P, int kKValue>
+struct SddmmWgmmaWalkEntryWarpsConfig : SddmmWgmmaWalkShape<P, kKValue> {
+  using Shape = SddmmWgmmaWalkShape<P, kKValue>;
+  static constexpr int kEntryWarp = Shape::kCopyWarp + Shape::kCopyWarps;
+  static constexpr int kEntryWarps = Shape::kWarps;
+  static constexpr int kThreadsPerBlock = 32 * (Shape::kWarps + Shape::kCopyWarps + kEntryWarps);
+  // Registers a thread: the block starts with 96 (65,536 / 640, rounded down to 8); the copy and
+  // entry warpgroups give some back and the multiplying warpgroups take them (setmaxnreg), so that
+  // each multiplying warp holds its 16 X1 rows (whole K: 64 registers at K = 256) beside its two
+  // sets of sums: ptxas's highest register is R148 at K = 256, none spilled (an entry warp at 48
+  // spilled 64-196 bytes; at 72, with the multiplying warps at 152, those spilled).
+  static constexpr int kCopyRegisters = 32;
+  static constexpr int kEntryRegisters = 64;
+  static constexpr int kMultiplyRegisters = 160;
+  static constexpr int kStartRegisters = Shape::kMultiprocessorRegisters / kThreadsPerBlock / 8 * 8;  // 96
+  static_assert(Shape::kCopyWarps == 4 && kEntryWarps % 4 == 0, "the copy and entry warps are whole warpgroups");
+  static_assert(32 * Shape::kCopyWarps * kCopyRegisters + 32 * kEntryWarps * kEntryRegisters +
+                        32 * Shape::kWarps * kMultiplyRegisters <=
+                    kThreadsPerBlock * kStartRegisters,
+                "within the registers the block starts with");
+  // The entry warps read each unit's run in the plan's cell index (TensorTiles::cell_entries)
+  // themselves: the copy lane copies no cell offsets.
+  static constexpr bool kCopiesCellOffsets = false;
+  static constexpr const char* kKernelName = "sddmm_wgmma_walk_entry_warps_kernel";
+  static constexpr size_t kRunSlotBytes = 0;
+  // After the results, the mbarriers (sddmm_wgmma_walk_entry_warps_kernel.cuh): each stage's "full"
+  // and "empty", the X1 lines' "full", each multiplying warp's "staged" and "read".
+  static constexpr size_t kBarrierOffset = Shape::kResultOffset + Shape::kResultBytes;
+  static constexpr int kBarriers = 2 * Shape::kColumnStages + 1 + 2 * Shape::kWarps;
+  // The dynamic shared memory's start is aligned up to a swizzle atom: up to one atom more.
+  static constexpr size_t kSharedBytes = kBarrierOffset + kBarriers * Shape::kBarrierBytes + kSwizzleAtomBytes;
+  static_assert(kBarrierOffset % 8 == 0, "mbarriers 8-byte aligned");
   static_assert(kSharedBytes <= 227 * 1024, "a block's shared memory on sm_90");
 };
 

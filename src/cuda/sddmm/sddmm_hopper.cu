@@ -3,10 +3,13 @@
 
 #include <cuda.h>  // the tensor map's types; the driver itself through driver_entry.hpp
 
+#include <type_traits>
+
 #include "cuda/driver_entry.hpp"
 #include "cuda/occupancy.cuh"
 #include "cuda/runtime.cuh"
 #include "cuda/sddmm/sddmm_wgmma_square_kernel.cuh"
+#include "cuda/sddmm/sddmm_wgmma_walk_entry_warps_kernel.cuh"
 #include "cuda/sddmm/sddmm_wgmma_walk_kernel.cuh"
 
 namespace sddmm::cuda {
@@ -72,20 +75,40 @@ CUtensorMap walk_operand_map(const typename Config::Feature* operand, int64_t ld
 
 }  // namespace
 
+// The walk's form at K: at K = 256 the one with warps of its own for the entries, at K = 128 the
+// one whose multiplying warps write them (sddmm_config.cuh, SddmmWgmmaWalkShape). Measured side by
+// side in one call (H200, 2026-12-01, float16, uniform 8000^2 at 3 / 4 / 5 / 10 %, medians of two
+// rounds, us; bench/RESULTS.md): K = 256 65.3 / 66.1 / 66.9 / 70.85 -> 61.6 / 63.1 / 63.7 / 70.0
+// with entry warps (bfloat16 alike); K = 128 53.1 / 54.8 / 55.3 / 62.1 -> 55.1 / 56.7 / 57.8 /
+// 64.3, slower: there the products are half as long, and the hand-over of each tile's results
+// costs more than the multiplying warps' own writes.
+template <typename V, int kK>
+using WalkConfig = std::conditional_t<kK >= 256, SddmmWgmmaWalkEntryWarpsConfig<Precision<V, V, V>, kK>,
+                                      SddmmWgmmaWalkConfig<Precision<V, V, V>, kK>>;
+
+template <typename I, typename P, int kK>
+constexpr auto walk_kernel_of(SddmmWgmmaWalkConfig<P, kK>) {
+  return sddmm_wgmma_walk_kernel<SddmmWgmmaWalkConfig<P, kK>, I>;
+}
+template <typename I, typename P, int kK>
+constexpr auto walk_kernel_of(SddmmWgmmaWalkEntryWarpsConfig<P, kK>) {
+  return sddmm_wgmma_walk_entry_warps_kernel<SddmmWgmmaWalkEntryWarpsConfig<P, kK>, I>;
+}
+
 // The walk kernel: a block a multiprocessor (as many as run at once), each a run of the tiles.
 template <typename Config, typename I>
 void launch_walk(const SddmmTensorArgs<typename Config::Types, I>& args, cudaStream_t stream) {
+  constexpr auto kKernel = walk_kernel_of<I>(Config{});
   const int64_t row_tiles = (args.strips + Config::kTileStrips - 1) / Config::kTileStrips;
   const int64_t tiles = row_tiles * args.chunks;
-  const int resident = resident_grid<sddmm_wgmma_walk_kernel<Config, I>>(Config::kThreadsPerBlock,
-                                                                         Config::kSharedBytes);
+  const int resident = resident_grid<kKernel>(Config::kThreadsPerBlock, Config::kSharedBytes);
   const int64_t blocks = tiles < resident ? tiles : resident;
   if (blocks <= 0) return;
   const CUtensorMap x1_map = walk_operand_map<Config>(args.x1, args.x1_ld, args.rows, Config::kTileRows, "X1");
   const CUtensorMap x2_map = walk_operand_map<Config>(args.x2, args.x2_ld, args.cols, kUnitCols, "X2");
-  sddmm_wgmma_walk_kernel<Config, I><<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes,
-                                       stream>>>(args, x1_map, x2_map);
-  check_launch("sddmm_wgmma_walk_kernel");
+  kKernel<<<static_cast<unsigned>(blocks), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args, x1_map,
+                                                                                                     x2_map);
+  check_launch(Config::kKernelName);
 }
 
 template <typename V, typename I>
@@ -94,7 +117,7 @@ bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, in
   return with_wgmma_square_config<V>(WgmmaSquareKs{}, k, [&](auto config) {
     using Config = decltype(config);
     if (walk) {
-      launch_walk<SddmmWgmmaWalkConfig<Precision<V, V, V>, Config::kK>, I>(args, stream);
+      launch_walk<WalkConfig<V, Config::kK>, I>(args, stream);
       return;
     }
     const int64_t blocks = square_blocks<Config>(args.strips, args.chunks);
@@ -111,13 +134,13 @@ template <typename V, typename I>
 void prepare_wgmma_squares() {
   for_each_wgmma_square_config<V>(WgmmaSquareKs{}, [](auto config) {
     using Config = decltype(config);
-    using Walk = SddmmWgmmaWalkConfig<Precision<V, V, V>, Config::kK>;
+    using Walk = WalkConfig<V, Config::kK>;
     check(cudaFuncSetAttribute(sddmm_wgmma_square_kernel<Config, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(Config::kSharedBytes)),
           "cudaFuncSetAttribute (sddmm_wgmma_square_kernel)");
-    check(cudaFuncSetAttribute(sddmm_wgmma_walk_kernel<Walk, I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    check(cudaFuncSetAttribute(walk_kernel_of<I>(Walk{}), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(Walk::kSharedBytes)),
-          "cudaFuncSetAttribute (sddmm_wgmma_walk_kernel)");
+          "cudaFuncSetAttribute (the wgmma walk kernel)");
   });
 }
 

@@ -18,9 +18,10 @@ namespace sddmm::cuda {
 constexpr bool kHaveHopperKernels = SDDMM_HOPPER_KERNELS != 0;
 
 // Launches a wgmma kernel over every cell of the plan's indexed cells for features, values and
-// output of 16-bit type V at this K: the walk kernel (sddmm_wgmma_walk_kernel.cuh) where `walk`,
-// else the square kernel (sddmm_wgmma_square_kernel.cuh); false where neither has K (or the build
-// has no Hopper kernels). The caller checked that the device is sm_90.
+// output of 16-bit type V at this K: the walk kernel (sddmm_wgmma_walk_kernel.cuh at K = 128,
+// sddmm_wgmma_walk_entry_warps_kernel.cuh at K = 256) where `walk`, else the square kernel
+// (sddmm_wgmma_square_kernel.cuh); false where neither has K (or the build has no Hopper
+// kernels). The caller checked that the device is sm_90.
 template <typename V, typename I>
 bool launch_wgmma_squares(const SddmmTensorArgs<Precision<V, V, V>, I>& args, int64_t k, bool walk,
                           cudaStream_t stream);

@@ -1,5 +1,5 @@
 // The rule that sends a 16-bit plan's indexed cells on sm_90 to the wgmma walk kernel rather than
-// the wgmma squares (sddmm_wgmma_walk_kernel.cuh; tuning.hpp, kTensorWgmmaWalkMinDensity, has the
+// the wgmma squares (sddmm_wgmma_walk_kernel.cuh, sddmm_wgmma_walk_entry_warps_kernel.cuh; tuning.hpp, kTensorWgmmaWalkMinDensity, has the
 // measurements). Host code, in its own file so that the CPU suite pins its decisions.
 #pragma once
 
