@@ -121,12 +121,13 @@ struct WalkCursor {
   // where the multiplying warps read the row tile's X1 lines into registers.
   __device__ __forceinline__ bool starts_row_tile(int64_t first) const { return tile == first || chunk == 0; }
 
-  // The run of strip `warp` of this tile in the plan's cell index (TensorTiles::cell_entries).
+  // The run of the tile's strip `strip_in_tile` (of `tile_strips`) in the plan's cell index
+  // (TensorTiles::cell_entries); none past the matrix.
   template <typename P, typename I>
   __device__ __forceinline__ WalkRun unit_run(const SddmmTensorArgs<P, I>& a, int strip_in_tile,
                                               int tile_strips) const {
     const int64_t strip = row_tile * tile_strips + strip_in_tile;
-    if (strip >= a.strips) return WalkRun{};  // past the matrix
+    if (strip >= a.strips) return WalkRun{};
     const int64_t* const cell = a.cell_entries + chunk * a.strips + strip;
     return WalkRun{cell[0], cell[1]};
   }
@@ -138,9 +139,9 @@ struct WalkCursor {
 // (`x1_map`: 64 K elements x 128 rows a box, swizzled by the copy engine; a row past the matrix
 // lands as zeros) on the rows' barrier; each tile's X2 columns (`x2_map`: 64 x 64 a box) and, with
 // Config::kCopiesCellOffsets, its cell offsets (a 1-D bulk copy of 10 int64: whole 16-byte pieces,
-// from the even cell at or before the tile's first) on its stage's "full". The
-// first kStages tiles are copied at once; a stage is filled again once its "empty" says that every
-// multiplying warp is done with the tile before in it. The next row tile's X1 lines are copied as
+// from the even cell at or before the tile's first) on its stage's "full". The first kStages tiles
+// are copied at once; a stage is filled again once its "empty" says that every multiplying warp is
+// done with the tile before in it. The next row tile's X1 lines are copied as
 // soon as every warp is done with the first tile of the current one (it read the lines into
 // registers there), a row tile ahead: against copying them where the run enters the row tile,
 // 0.4-1.7 % faster at K = 256 and 0.75-1.1 % at 128 (H200, float16, uniform 8000^2 at 3 / 4 / 5 /
