@@ -465,7 +465,6 @@ struct SddmmWgmmaWalkConfig : SddmmWgmmaWalkShape<P, kKValue> {
   // After the results, for each stage, where the tile's 8 units' runs start and end: 9 cell
   // offsets (int64), copied with the tile's columns by a bulk copy of 10 from the even cell at or
   // before the tile's first (whole 16-byte pieces: TensorTiles::kCellPad).
-  static constexpr bool kCopiesCellOffsets = true;
   static constexpr const char* kKernelName = "sddmm_wgmma_walk_kernel";
   static constexpr size_t kRunSlotBytes = (Shape::kTileStrips + 2) * sizeof(int64_t);
   static constexpr size_t kRunOffset = Shape::kResultOffset + Shape::kResultBytes;
@@ -516,10 +515,9 @@ struct SddmmWgmmaWalkEntryWarpsConfig : SddmmWgmmaWalkShape<P, kKValue> {
                         32 * Shape::kWarps * kMultiplyRegisters <=
                     kThreadsPerBlock * kStartRegisters,
                 "within the registers the block starts with");
-  // The entry warps read each unit's run in the plan's cell index (TensorTiles::cell_entries)
-  // themselves: the copy lane copies no cell offsets.
-  static constexpr bool kCopiesCellOffsets = false;
   static constexpr const char* kKernelName = "sddmm_wgmma_walk_entry_warps_kernel";
+  // The entry warps read each unit's run in the plan's cell index (TensorTiles::cell_entries)
+  // themselves: the copy lane copies no cell offsets (a slot of none).
   static constexpr size_t kRunSlotBytes = 0;
   // After the results, the mbarriers (sddmm_wgmma_walk_entry_warps_kernel.cuh): each stage's "full"
   // and "empty", the X1 lines' "full", each multiplying warp's "staged" and "read".

@@ -110,7 +110,7 @@ __device__ __forceinline__ void walk_entry_warp(const SddmmTensorArgs<typename C
 }
 
 // Multiplying warp `warp` (0-7) of the block's run of tiles [first, last): see the file's header.
-template <typename Config, typename I>
+template <typename Config>
 __device__ __forceinline__ void walk_multiply_warp(const WalkEntryWarpsBarriers<Config>& barriers, float* results,
                                                    int warp, int lane, int64_t chunks, int64_t first, int64_t last) {
   constexpr int kStages = Config::kColumnStages;
@@ -213,7 +213,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     if (warp == Config::kCopyWarp && lane == 0) walk_copy_lane<Config, I>(a, &x1_map, &x2_map, barriers, first, last);
   } else {
     warpgroup_registers<RegisterMove::kClaim, Config::kMultiplyRegisters>();
-    walk_multiply_warp<Config, I>(barriers, results_of(warp), warp, lane, a.chunks, first, last);
+    walk_multiply_warp<Config>(barriers, results_of(warp), warp, lane, a.chunks, first, last);
   }
 }
 

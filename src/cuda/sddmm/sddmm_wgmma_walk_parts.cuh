@@ -138,7 +138,7 @@ struct WalkCursor {
 // kernel's: full(stage), empty(stage), rows()). A row tile's X1 lines: a 2-D tensor copy a slice
 // (`x1_map`: 64 K elements x 128 rows a box, swizzled by the copy engine; a row past the matrix
 // lands as zeros) on the rows' barrier; each tile's X2 columns (`x2_map`: 64 x 64 a box) and, with
-// Config::kCopiesCellOffsets, its cell offsets (a 1-D bulk copy of 10 int64: whole 16-byte pieces,
+// Config::kRunSlotBytes, its cell offsets (a 1-D bulk copy of 10 int64: whole 16-byte pieces,
 // from the even cell at or before the tile's first) on its stage's "full". The first kStages tiles
 // are copied at once; a stage is filled again once its "empty" says that every multiplying warp is
 // done with the tile before in it. The next row tile's X1 lines are copied as
@@ -174,7 +174,7 @@ __device__ __forceinline__ void walk_copy_lane(const SddmmTensorArgs<typename Co
       tensor_copy_to_shared(stage + static_cast<unsigned>(s * kUnitCols * kSwizzleLineBytes), x2_map,
                             s * Config::kSliceElements, static_cast<int>(at.chunk * kUnitCols), full);
     }
-    if constexpr (Config::kCopiesCellOffsets) {
+    if constexpr (Config::kRunSlotBytes > 0) {
       const int64_t cell = (at.chunk * a.strips + at.row_tile * Config::kTileStrips) & ~int64_t{1};
       bulk_copy_to_shared(aligned + static_cast<unsigned>(Config::kRunOffset + at.stage * Config::kRunSlotBytes),
                           a.cell_entries + cell, static_cast<unsigned>(Config::kRunSlotBytes), full);
