@@ -12,7 +12,9 @@
 # With the base made where the repository lives (git archive --format=tar HEAD > .carry/base.tar)
 # and VARIANTS lines "name<TAB>file<TAB>sed expression", e.g.
 #   dbl	src/cuda/sddmm/sddmm_config.cuh	s/kDoubleSums = kKValue >= 256;/kDoubleSums = true;/
-# (a variant whose expression changes nothing fails: it would time the tree twice). Also read:
+# (a variant whose expression changes nothing fails: it would time the tree twice), or
+# "name<TAB>git-apply<TAB>patch [patch ...]": the patches (paths in the repository, e.g.
+# bench/experiments/*.patch) applied to the tree's copy in turn. Also read:
 # BENCH_ARGS (default: the walk's cells, uniform 8000^2 at 3-10 %, K = 128 / 256, float16 and
 # bfloat16 beside the GEMM), ROUNDS (2), SUITE_SECONDS (the GPU suite's limit, 240), SANITIZE_SECONDS
 # (each tool's limit, 290), PICK.
@@ -35,8 +37,14 @@ if [ -n "${VARIANTS:-}" ]; then
   while IFS=$'\t' read -r name file expression; do
     [ -n "$name" ] || continue
     mkdir -p "$work/$name" && cp -a "$work/tree/." "$work/$name"
-    sed -i "$expression" "$work/$name/$file"
-    if cmp -s "$work/tree/$file" "$work/$name/$file"; then echo "variant $name changes nothing"; exit 2; fi
+    if [ "$file" = git-apply ]; then  # the expression: patches (paths in the repository), applied in turn
+      for patch in $expression; do
+        (cd "$work/$name" && git apply "$OLDPWD/$patch") || { echo "variant $name: $patch does not apply"; exit 2; }
+      done
+    else
+      sed -i "$expression" "$work/$name/$file"
+      if cmp -s "$work/tree/$file" "$work/$name/$file"; then echo "variant $name changes nothing"; exit 2; fi
+    fi
     src[$name]=$work/$name
     builds+=("$name")
   done <"$VARIANTS"
