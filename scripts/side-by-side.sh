@@ -17,12 +17,14 @@
 # bench/experiments/*.patch) applied to the tree's copy in turn. Also read:
 # BENCH_ARGS (default: the walk's cells, uniform 8000^2 at 3-10 %, K = 128 / 256, float16 and
 # bfloat16 beside the GEMM), ROUNDS (2), SUITE_SECONDS (the GPU suite's limit, 240), SANITIZE_SECONDS
-# (each tool's limit, 290), PICK.
+# (each tool's limit, 290), PICK, CHECK (0: stop after the comparison).
 # Needs (carried): doctest/doctest.h and data/*.mtx under SDDMM_CARRY (default .carry/).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 t0=$SECONDS
 log() { echo "[$((SECONDS - t0)) s] $*"; }
+# The logs and JSON as one tarball in $out (a device call returns at most 8 files).
+pack() { (cd "$out" && tar -czf side-by-side.tgz ./*.log ./*.txt ./*.err ./*.json && rm -f ./*.log ./*.err ./*-r*.txt ./*.json); }
 out=${OUT:-/tmp/sddmm-side-by-side}
 carry=${SDDMM_CARRY:-$PWD/.carry}
 mkdir -p "$out"
@@ -81,6 +83,11 @@ for r in $(seq 1 "${ROUNDS:-2}"); do
   done
 done
 python3 bench/compare.py "$out" base "${builds[@]}" | tee "$out/compare.txt" || { echo "no comparison"; exit 1; }
+if [ "${CHECK:-1}" = 0 ]; then  # the comparison alone: the checks in a call of their own
+  log "done (CHECK=0: no GPU suite, no sanitizers)"
+  pack
+  exit 0
+fi
 pick=${PICK:-$(tail -n 1 "$out/compare.txt")}
 if [ -z "$pick" ] || [ -z "${src[$pick]:-}" ]; then echo "no build named '$pick'"; exit 1; fi
 log "the GPU suite, then the sanitizers, on $pick"
@@ -102,4 +109,4 @@ for f in "$out"/sanitizer-*.log; do
   echo "$(basename "$f"): $(grep -E 'SUMMARY' "$f" | tail -1) $(grep -E 'test cases:' "$f" | tail -1)"
 done
 log "done"
-(cd "$out" && tar -czf side-by-side.tgz ./*.log ./*.txt ./*.err ./*.json && rm -f ./*.log ./*.err ./*-r*.txt ./*.json)
+pack
