@@ -2,10 +2,11 @@
 # The GPU machine's script for comparing builds in one call (bench/RESULTS.md's rule: ratios side
 # by side in one run): builds a base (a `git archive` tarball of the commit before, carried in a
 # git-ignored folder), this working tree, and variants of it (each a copy with one sed expression
-# applied to one file, or with patches applied), runs the tensor-core tests on every build but the base, the benchmark on
-# each build in turn for ROUNDS rounds, compares them (bench/compare.py), and then runs the GPU
-# suite alone and the four compute-sanitizer tools on the walk's test cases on the fastest build
-# (or on PICK). Logs and JSON go to $OUT as one tarball; the comparison is printed.
+# applied to one file, or with patches applied), runs the tensor-core tests on every build but the
+# base, the benchmark on each build in turn for ROUNDS rounds, compares them (bench/compare.py),
+# and then runs the GPU suite alone and the four compute-sanitizer tools on the walk's test cases
+# on the fastest build (or on PICK). Logs and JSON go to $OUT as one tarball; the comparison is
+# printed.
 #
 #   BASE_TAR=.carry/base.tar VARIANTS=.carry/variants.txt scripts/side-by-side.sh
 #
