@@ -498,7 +498,9 @@ struct SddmmWgmmaWalkConfig : SddmmWgmmaWalkShape<P, kKValue> {
 // ncu put most of the warps' samples outside the products on the entries. With entry warps, ncu
 // (H200, uniform 8000^2 at 10 %, K = 256, float16) has 1,920 cycles a tile and the entry warps'
 // first use of their loaded batch as the most sampled instruction, 13 % of all samples, with the
-// multiplying warps waiting for "read": the batch, loaded a tile ahead, lands too late.)
+// multiplying warps waiting for "read": the batch, loaded a tile ahead, lands too late. Since the
+// tile's writes are computed before the wait and the next batch is loaded before the writes
+// (WalkWrites), 1.04x the float16 GEMM at 10 %, K = 256: bench/RESULTS.md.)
 template <typename P, int kKValue>
 struct SddmmWgmmaWalkEntryWarpsConfig : SddmmWgmmaWalkShape<P, kKValue> {
   using Shape = SddmmWgmmaWalkShape<P, kKValue>;

@@ -24,6 +24,7 @@
 #include <cuda.h>  // CUtensorMap, the type alone (the map is encoded on the host)
 
 #include <cstdint>
+#include <cstring>
 
 #include "cuda/sddmm/sddmm_wgmma_walk_parts.cuh"
 
@@ -65,18 +66,78 @@ struct WalkEntryWarpsBarriers {
   }
 };
 
+// A batch's writes as the entry warps make them (WalkBatch::store is the K = 128 walk's): computed
+// from the loaded entries before the next batch's loads are issued and before the tile's results
+// are staged, so that after the "staged" wait a slot is a shared read, a multiplication and a
+// store, none of them waiting for a load in flight (a use of a loaded register waits for every
+// load of the warp in flight: the form before loaded the next batch after the writes, and each
+// tile's first write waited out the rest of that load's latency).
+template <typename Config, typename I>
+struct WalkWrites {
+  using V = typename Config::Types::Value;
+  using O = typename Config::Types::Output;
+  static_assert(sizeof(V) == 2, "16-bit values: a slot's word holds one");
+  static constexpr int kBatch = Config::kEntryBatch;
+  static constexpr unsigned kNoEntry = 0x8000;  // above any index of a unit's results
+  // A slot's word: A's value's bits (1 without values) above the staged result's index in the
+  // unit's results, or kNoEntry where the slot holds no entry (index 0 then: read, never stored).
+  // One word, not three registers: with the index, value and entry apart the entry warps spilled.
+  unsigned slot[kBatch];
+  I position[kBatch];  // in the output
+
+  __device__ __forceinline__ WalkWrites(const WalkBatch<Config, I>& batch,
+                                        const SddmmTensorArgs<typename Config::Types, I>& a) {
+    constexpr int kPitch = Config::Unit::kResultPitch;
+    static_assert(kUnitRows * kPitch <= kNoEntry, "a result's index below kNoEntry");
+    const bool values = a.value != nullptr;
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) {
+      const unsigned place = batch.local[j];  // unsigned: its row and column by a mask and a shift
+      const unsigned index = place != WalkBatch<Config, I>::kNone ? (place % kUnitRows) * kPitch + place / kUnitRows
+                                                                    : kNoEntry;
+      const unsigned value = bits_of(values ? batch.value[j] : narrow<V>(1.0f));
+      // Pinned: computed here, where the batch has landed, not after the next batch's loads.
+      slot[j] = pinned(value << 16 | index);
+      position[j] = pinned(batch.position[j]);
+    }
+  }
+
+  __device__ __forceinline__ void store(const float* results, O* out) const {
+#pragma unroll
+    for (int j = 0; j < kBatch; ++j) {
+      const float staged = results[slot[j] & (kNoEntry - 1)];
+      const float scale = widen(value_of_bits(slot[j] >> 16));
+      if ((slot[j] & kNoEntry) == 0) out[static_cast<int64_t>(position[j])] = narrow<O>(scale * staged);
+    }
+  }
+
+ private:
+  static __device__ __forceinline__ unsigned bits_of(V v) {
+    uint16_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+  }
+  static __device__ __forceinline__ V value_of_bits(unsigned word) {
+    const auto bits = static_cast<uint16_t>(word);
+    V v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+};
+
 // Entry warp `warp` (0-7): writes out multiplying warp `warp`'s unit of each tile of the run from
 // its staged results. The multiplying warp stages last - first + 1 times: zeros first (its first
 // step has no tile before it), then each tile's sums; the entry warp waits for each staging on
-// "staged", writes the tile's entries (the first batch loaded while the tile was multiplied, the
-// rest of a long run a batch at a time), and arrives on "read". A batch is loaded for the next tile
-// only after this tile's writes, whose values it would otherwise wait for (a use of a loaded
-// register waits for every load in flight), and each run's two cell offsets a tile before that.
+// "staged", writes the tile's entries (the first batch loaded a tile before, the rest of a long
+// run a batch at a time), and arrives on "read". Each tile's writes are computed from its batch
+// before that wait (WalkWrites), and the next tile's batch and the run after it are loaded between
+// the two, so that the loads have a whole tile's time to land.
 template <typename Config, typename I>
 __device__ __forceinline__ void walk_entry_warp(const SddmmTensorArgs<typename Config::Types, I>& a,
                                                 const WalkEntryWarpsBarriers<Config>& barriers, const float* results,
                                                 int warp, int lane, int64_t first, int64_t last) {
   using Batch = WalkBatch<Config, I>;
+  using Writes = WalkWrites<Config, I>;
   const unsigned staged = barriers.staged(warp);
   const unsigned read = barriers.read(warp);
   WalkCursor next{first, first / a.chunks, first % a.chunks, 0, 0};  // the tile whose run is held
@@ -89,23 +150,33 @@ __device__ __forceinline__ void walk_entry_warp(const SddmmTensorArgs<typename C
   WalkRun next_run = run_of(next);  // tile first + 1's
   barrier_wait(staged, 0);  // the zeros of the multiplying warp's first step
   barrier_arrive(read);
-  for (int64_t tile = first; tile < last; ++tile) {
-    const unsigned parity = static_cast<unsigned>(tile - first + 1) & 1u;
+  // With 64-bit positions a batch in flight beside a tile's writes does not fit the entry warps'
+  // registers (ptxas spilled 52 bytes, and a spill store of a loaded register waits for its load):
+  // there the next batch is loaded after the writes, as the form before did.
+  constexpr bool kLoadEarly = sizeof(I) == 4;
+  const auto load_next = [&] {
+    batch.load(next_run, 0, a, lane);  // the next tile's
+    next.advance(a.chunks, 1);
+    next_run = run_of(next);  // the one after's
+  };
+  // The loop counts by `next` (the tile after this one) alone: a second 64-bit counter spilled.
+  for (bool more_tiles = true; more_tiles;) {
+    const unsigned parity = static_cast<unsigned>(next.tile - first) & 1u;
+    const Writes writes(batch, a);
+    const WalkRun rest = batch.rest;
+    more_tiles = next.tile < last;
+    if (kLoadEarly && more_tiles) load_next();
     barrier_wait(staged, parity);
     if (a.out != nullptr) {
-      batch.store(results, a);
-      for (int64_t base = 0; batch.rest.begin + base < batch.rest.end; base += 32 * Batch::kBatch) {
+      writes.store(results, a.out);
+      for (int64_t base = 0; rest.begin + base < rest.end; base += 32 * Batch::kBatch) {
         Batch more;
-        more.load(batch.rest, base, a, lane);
-        more.store(results, a);
+        more.load(rest, base, a, lane);
+        Writes(more, a).store(results, a.out);
       }
     }
     barrier_arrive(read);
-    if (tile + 1 < last) {
-      batch.load(next_run, 0, a, lane);  // tile + 1's
-      next.advance(a.chunks, 1);
-      next_run = run_of(next);  // tile + 2's
-    }
+    if (!kLoadEarly && more_tiles) load_next();
   }
 }
 
