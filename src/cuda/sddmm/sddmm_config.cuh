@@ -500,7 +500,7 @@ struct SddmmWgmmaWalkConfig : SddmmWgmmaWalkShape<P, kKValue> {
 // first use of their loaded batch as the most sampled instruction, 13 % of all samples, with the
 // multiplying warps waiting for "read": the batch, loaded a tile ahead, lands too late. Since the
 // tile's writes are computed before the wait and the next batch is loaded before the writes
-// (WalkWrites), 1.04x the float16 GEMM at 10 %, K = 256: bench/RESULTS.md.)
+// (WalkWrites), 1.05x the float16 GEMM at 10 %, K = 256: bench/RESULTS.md.)
 template <typename P, int kKValue>
 struct SddmmWgmmaWalkEntryWarpsConfig : SddmmWgmmaWalkShape<P, kKValue> {
   using Shape = SddmmWgmmaWalkShape<P, kKValue>;
