@@ -18,7 +18,7 @@
 # bench/experiments/*.patch) applied to the tree's copy in turn. Also read:
 # BENCH_ARGS (default: the walk's cells, uniform 8000^2 at 3-10 %, K = 128 / 256, float16 and
 # bfloat16 beside the GEMM), ROUNDS (2), SUITE_SECONDS (the GPU suite's limit, 240), SANITIZE_SECONDS
-# (each tool's limit, 290), PICK, CHECK (0: stop after the comparison), TC (0: no tensor-core
+# (the sanitizers' step's limit, 290), PICK, CHECK (0: stop after the comparison), TC (0: no tensor-core
 # tests), TC_SECONDS (their limit, 300).
 # Needs (carried): doctest/doctest.h and data/*.mtx under SDDMM_CARRY (default .carry/).
 set -uo pipefail
@@ -26,7 +26,12 @@ cd "$(dirname "$0")/.." || exit 2
 t0=$SECONDS
 log() { echo "[$((SECONDS - t0)) s] $*"; }
 # The logs and JSON as one tarball in $out (a device call returns at most 8 files).
-pack() { (cd "$out" && tar -czf side-by-side.tgz ./*.log ./*.txt ./*.err ./*.json && rm -f ./*.log ./*.err ./*-r*.txt ./*.json); }
+pack() {
+  local extra=()
+  [ -d "$out/sanitizers" ] && extra=(./sanitizers)
+  (cd "$out" && tar -czf side-by-side.tgz ./*.log ./*.txt ./*.err ./*.json "${extra[@]}" &&
+    rm -rf ./*.log ./*.err ./*-r*.txt ./*.json ./sanitizers)
+}
 out=${OUT:-/tmp/sddmm-side-by-side}
 carry=${SDDMM_CARRY:-$PWD/.carry}
 mkdir -p "$out"
@@ -103,22 +108,13 @@ tests="${src[$pick]}/build/tests/sddmm_tests"
 # (2026-12-01, .carry/e45.sh), a run that says nothing about the cases it did not reach.
 timeout "${SUITE_SECONDS:-240}" "$tests" --gpu-only >"$out/gpu-suite.log" 2>&1
 echo "gpu-suite.log: exit $? $(grep -E 'test cases:' "$out/gpu-suite.log" | tail -1)"
-cases=('*SDDMM? float16: the wgmma walk and square kernels*' '*SDDMM? bfloat16: the wgmma walk and square kernels*'
-  '*SDDMM? float16: the wgmma squares? fill rule*')
-# racecheck leaves CUB's kernels (the plan's sorts and scans) out, as scripts/gpu-check.sh does:
-# with them instrumented the two walk cases ran past a 200 s limit (2026-12-01, .carry/e50.sh;
-# they had finished under 330 s in e45), where gpu-check.sh ran them in under 137 s (e48).
-for i in "${!cases[@]}"; do
-  for tool in memcheck racecheck initcheck synccheck; do
-    exclude=()
-    [ "$tool" = racecheck ] && exclude=(--kernel-name-exclude kns=cub)
-    timeout "${SANITIZE_SECONDS:-290}" compute-sanitizer --tool "$tool" "${exclude[@]}" --error-exitcode 99 "$tests" \
-      --gpu-only "-tc=${cases[$i]}" >"$out/sanitizer-$tool-$i.log" 2>&1 &
-  done
-done
-wait
-for f in "$out"/sanitizer-*.log; do
-  echo "$(basename "$f"): $(grep -E 'SUMMARY' "$f" | tail -1) $(grep -E 'test cases:' "$f" | tail -1)"
-done
+# The four tools on the walk's test cases (the three whose names hold "wgmma"), through
+# scripts/gpu-check.sh in the picked build's copy and its build folder (its build step found it
+# built: 2 s, 2026-12-02, .carry/e54.sh), run its way: a process per case and tool, CUB's kernels
+# left out of racecheck (127 s for the three cases there). SANITIZE_SECONDS bounds the whole step.
+(cd "${src[$pick]}" && OUT="$out/sanitizers" SDDMM_CARRY="$carry" BUILD_DIR=build SANITIZERS_ONLY=1 \
+  SANITIZER_CASES='*wgmma*' timeout "${SANITIZE_SECONDS:-290}" bash scripts/gpu-check.sh >"$out/sanitizers.log" 2>&1)
+echo "sanitizers (scripts/gpu-check.sh): exit $?"
+grep -E '^(compute-sanitizer|configure)' "$out/sanitizers.log"
 log "done"
 pack
