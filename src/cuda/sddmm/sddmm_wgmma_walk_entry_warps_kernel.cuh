@@ -87,14 +87,13 @@ struct WalkWrites {
 
   __device__ __forceinline__ WalkWrites(const WalkBatch<Config, I>& batch,
                                         const SddmmTensorArgs<typename Config::Types, I>& a) {
-    constexpr int kPitch = Config::Unit::kResultPitch;
-    static_assert(kUnitRows * kPitch <= kNoEntry, "a result's index below kNoEntry");
+    using Batch = WalkBatch<Config, I>;
+    static_assert(kUnitRows * Config::Unit::kResultPitch <= kNoEntry, "a result's index below kNoEntry");
     const bool values = a.value != nullptr;
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) {
-      const unsigned place = batch.local[j];  // unsigned: its row and column by a mask and a shift
-      const unsigned index = place != WalkBatch<Config, I>::kNone ? (place % kUnitRows) * kPitch + place / kUnitRows
-                                                                    : kNoEntry;
+      const unsigned place = batch.local[j];
+      const unsigned index = place != Batch::kNone ? Batch::result_index(place) : kNoEntry;
       const unsigned value = bits_of(values ? batch.value[j] : narrow<V>(1.0f));
       // Pinned: computed here, where the batch has landed, not after the next batch's loads.
       slot[j] = pinned(value << 16 | index);

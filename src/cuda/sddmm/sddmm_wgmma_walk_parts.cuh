@@ -81,19 +81,23 @@ struct WalkBatch {
     }
   }
 
+  // A place's staged result in a unit's results (place: column * 16 + row, unsigned: its row and
+  // column by a mask and a shift).
+  static __device__ __forceinline__ unsigned result_index(unsigned place) {
+    return (place % kUnitRows) * Config::Unit::kResultPitch + place / kUnitRows;
+  }
+
   // Writes each loaded entry: A's value (1 without values) times its staged result. The staged
   // result is read for every slot (place 0 where there is no entry) so that only the store is
   // predicated.
   __device__ __forceinline__ void store(const float* results,
                                         const SddmmTensorArgs<typename Config::Types, I>& a) const {
     using O = typename Config::Types::Output;
-    constexpr int kPitch = Config::Unit::kResultPitch;
 #pragma unroll
     for (int j = 0; j < kBatch; ++j) {
       const unsigned here = pinned(local[j]);
       const bool entry = here != kNone;
-      const unsigned place = entry ? here : 0u;  // unsigned: the place's row and column by a mask and a shift
-      const float result = results[(place % kUnitRows) * kPitch + place / kUnitRows];
+      const float result = results[result_index(entry ? here : 0u)];
       const float scale = a.value != nullptr ? widen(pinned(value[j])) : 1.0f;
       if (entry) a.out[static_cast<int64_t>(pinned(position[j]))] = narrow<O>(scale * result);
     }
