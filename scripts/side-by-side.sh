@@ -113,7 +113,7 @@ echo "gpu-suite.log: exit $? $(grep -E 'test cases:' "$out/gpu-suite.log" | tail
 # built: 2 s, 2026-12-02, .carry/e54.sh), run its way: a process per case and tool, CUB's kernels
 # left out of racecheck (127 s for the three cases there). SANITIZE_SECONDS bounds the whole step.
 (cd "${src[$pick]}" && OUT="$out/sanitizers" SDDMM_CARRY="$carry" BUILD_DIR=build SANITIZERS_ONLY=1 \
-  SANITIZER_CASES='*wgmma*' timeout "${SANITIZE_SECONDS:-290}" bash scripts/gpu-check.sh >"$out/sanitizers.log" 2>&1)
+  SANITIZER_CASES="${SANITIZER_CASES:-*wgmma*}" timeout "${SANITIZE_SECONDS:-290}" bash scripts/gpu-check.sh >"$out/sanitizers.log" 2>&1)
 echo "sanitizers (scripts/gpu-check.sh): exit $?"
 grep -E '^(compute-sanitizer|configure)' "$out/sanitizers.log"
 log "done"

@@ -7,7 +7,10 @@
 //    contiguous run of the warp's part. Entries are sorted by column within the panel, so a group
 //    meets each column in a run of entries: it loads the X2 column into registers when the column
 //    changes (once per run) and reads the entry's X1 row from shared memory;
-//  - the group's lanes each sum 4 steps of 16 bytes, then the group by shuffles.
+//  - the group's lanes each sum 4 steps of 16 bytes of an entry; a group takes kEntriesPerGroup
+//    entries an iteration (4 for float32, else 1) and sums them together by halving (scatter_sum,
+//    as the line kernel does), so that each lane ends with one entry's sum: fewer shuffles, index
+//    and value loads and stores per entry than a butterfly per entry.
 // Against the entry kernel (sddmm_kernel.cuh), X2 columns come from L2 once per (panel, column)
 // instead of once per entry, and X1 rows from shared memory instead of registers. ncu (H200,
 // uniform-8000-1.28M, float32 K = 256): L1/shared-memory pipe 87 % busy, L2 53 % (the entry kernel
@@ -17,6 +20,7 @@
 #include "cuda/entry_index.cuh"
 #include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm_config.cuh"
+#include "cuda/sddmm/sddmm_line_kernel.cuh"  // scatter_sum
 #include "cuda/vector.cuh"
 
 namespace sddmm::cuda {
@@ -43,6 +47,9 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int warp = threadIdx.x / 32;
   const int group_lane = lane & (kLanes - 1);
   const int group = lane / kLanes;
+  constexpr int kU = Config::kEntriesPerGroup;
+  const int summed = group_lane >> Config::kSumShift;           // the iteration's entry whose sum it ends with
+  const bool stores = (group_lane & ((1 << Config::kSumShift) - 1)) == 0;
   const int64_t share = (a.nnz + gridDim.x - 1) / gridDim.x;
   int64_t begin = blockIdx.x * share;
   const int64_t end = begin + share < a.nnz ? begin + share : a.nnz;
@@ -64,42 +71,64 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     const E warp_end =
         warp_begin + per_warp < static_cast<E>(segment_end) ? warp_begin + per_warp : static_cast<E>(segment_end);
     if (warp_begin < warp_end) {
-      const E per_group = (warp_end - warp_begin + kGroups - 1) / kGroups;
+      // Whole iterations a group: no group computes entries of the next one's run (a group past the
+      // warp's part computes copies of its last entry, one X2 column load, and stores nothing).
+      const E per_group = ((warp_end - warp_begin + kGroups - 1) / kGroups + E(kU - 1)) / E(kU) * E(kU);
       const E run_begin = warp_begin + E(group) * per_group;
       const E run_end = run_begin + per_group < warp_end ? run_begin + per_group : warp_end;
       const E last = warp_end - 1;  // past the run (the last groups): compute the warp's last entry, store nothing
       I cached_col = I(-1);
       Vec column[kSteps];
-      E at = run_begin < last ? run_begin : last;
-      I next_row = a.row[at], next_col = a.col[at];
-      for (E i = 0; i < per_group; ++i) {
-        const E entry = run_begin + i;
-        const E e = entry < last ? entry : last;
-        const int local_row = static_cast<int>(static_cast<int64_t>(next_row) - first_row);
-        const I col = next_col;
-        at = entry + 1 < last ? entry + 1 : last;
-        next_row = a.row[at];
-        next_col = a.col[at];
+      // Each iteration takes kU consecutive entries of the run, whose coordinates every lane of the
+      // group loads a whole iteration ahead.
+      I next_row[kU], next_col[kU];
+#pragma unroll
+      for (int u = 0; u < kU; ++u) {
+        const E at = run_begin + E(u) < last ? run_begin + E(u) : last;
+        next_row[u] = a.row[at];
+        next_col[u] = a.col[at];
+      }
+      for (E i = 0; i < per_group; i += E(kU)) {
+        I row_held[kU], col_held[kU];
+#pragma unroll
+        for (int u = 0; u < kU; ++u) {
+          row_held[u] = next_row[u];
+          col_held[u] = next_col[u];
+          const E ahead = run_begin + i + E(kU + u);
+          const E at = ahead < last ? ahead : last;
+          next_row[u] = a.row[at];
+          next_col[u] = a.col[at];
+        }
+        // Value and output position of the entry whose sum this lane ends with.
+        const E mine = run_begin + i + E(summed);
+        const E e = mine < last ? mine : last;
         const Acc scale = a.value != nullptr ? Acc(widen(a.value[e])) : Acc(1);
         const E dst = static_cast<E>(a.position[e]);
-        if (col != cached_col) {
-          const T* x2 = a.x2 + static_cast<int64_t>(col) * a.x2_ld;
+        Acc partial[kU];
 #pragma unroll
-          for (int s = 0; s < kSteps; ++s) column[s] = load_held<T, kVec>(x2 + (group_lane + s * kLanes) * kVec);
-          cached_col = col;
+        for (int u = 0; u < kU; ++u) {
+          const I r = row_held[u];
+          const I col = col_held[u];
+          const int local_row = static_cast<int>(static_cast<int64_t>(r) - first_row);
+          if (col != cached_col) {
+            const T* x2 = a.x2 + static_cast<int64_t>(col) * a.x2_ld;
+#pragma unroll
+            for (int s = 0; s < kSteps; ++s) column[s] = load_held<T, kVec>(x2 + (group_lane + s * kLanes) * kVec);
+            cached_col = col;
+          }
+          Vec row[kSteps];
+#pragma unroll
+          for (int s = 0; s < kSteps; ++s) row[s] = staged[local_row * kRowVectors + group_lane + s * kLanes];
+          Acc step_sum[kSteps];
+#pragma unroll
+          for (int s = 0; s < kSteps; ++s) step_sum[s] = held_dot<Acc, T, kVec>(row[s], column[s]);
+          Acc acc = step_sum[0];
+#pragma unroll
+          for (int s = 1; s < kSteps; ++s) acc += step_sum[s];
+          partial[u] = acc;
         }
-        Vec row[kSteps];
-#pragma unroll
-        for (int s = 0; s < kSteps; ++s) row[s] = staged[local_row * kRowVectors + group_lane + s * kLanes];
-        Acc step_sum[kSteps];
-#pragma unroll
-        for (int s = 0; s < kSteps; ++s) step_sum[s] = held_dot<Acc, T, kVec>(row[s], column[s]);
-        Acc acc = step_sum[0];
-#pragma unroll
-        for (int s = 1; s < kSteps; ++s) acc += step_sum[s];
-#pragma unroll
-        for (int offset = kLanes / 2; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
-        if (group_lane == 0 && entry < run_end) a.out[dst] = narrow<O>(scale * acc);
+        const Acc sum = scatter_sum<kLanes, kU>(partial, group_lane);
+        if (stores && mine < run_end) a.out[dst] = narrow<O>(scale * sum);
       }
     }
     begin = segment_end;
