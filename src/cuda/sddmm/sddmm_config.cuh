@@ -121,7 +121,9 @@ struct SddmmLineConfig {
 };
 
 // log2(n) for a power of two n >= 1 (a compile-time shape's).
-constexpr int exact_log2(int n) { return n <= 1 ? 0 : 1 + exact_log2(n / 2); }
+constexpr int exact_log2(int n) {
+  return n <= 1 ? 0 : 1 + exact_log2(n / 2);
+}
 
 // The panel kernel (sddmm_panel_kernel.cuh): for K whose X1 row and X2 column are kRowBytes = 512,
 // 1024 or 2048 bytes (float32 K = 128 / 256 / 512, 16-bit K = 256 / 512 / 1024, float64 K = 64 /
@@ -153,17 +155,17 @@ struct SddmmPanelConfig {
   // Entries a group takes per iteration, summed together by halving (scatter_sum): each lane ends
   // with the sum of entry group_lane >> kSumShift, and each entry's first such lane stores it.
   // float32: 4, whose halving costs a 1-KB row's group 5 shuffles per 4 entries instead of 4 an
-  // entry, the index and value loads per entry along with them. Measured (H200, 2026-12-02,
-  // side by side, three rounds, float32, uniform 8000^2 640k / 1.28M / 1.92M / 2.56M / 3.2M / 6.4M,
-  // medians, us; bench/RESULTS.md): K = 256 66.7 / 114.9 / 163.9 / 210.4 / 256.9 / 467.1 -> 67.6 /
-  // 103.9 / 144.8 / 182.4 / 221.4 / 399.2, K = 128 38.7 / 64.9 / 90.5 / 116.1 / 140.4 / 255.1 ->
-  // 39.1 / 61.6 / 84.8 / 107.3 / 134.8 / 240.9 (cuSPARSE at 1.28M K = 256: 141.7). A lane's own
-  // loads of the iteration's coordinates beat shuffles from the lane holding each: 1-4 % faster to
-  // 2.56M, 2-5 % slower at 3.2M K = 128 and 6.4M, and no spill where the shuffles spilled 16-24
-  // bytes. 8 entries (shuffles, 24-48 bytes spilled) led from 3.2M (6.4M 383.0 at K = 256, 227.3 at
-  // 128) and lost below; 2 (shuffles) lost to 4 from 1.92M at K = 256. 640k is 1 % slower at both
-  // widths. 16-bit and float64 features keep one entry an iteration (not measured at more; bfloat16
-  // spilled 80-200 bytes at 4 and at 2).
+  // entry, and a lane one value and output position load an iteration instead of one an entry.
+  // Measured (H200, 2026-12-02, side by side, three rounds, float32, uniform 8000^2 640k / 1.28M /
+  // 1.92M / 2.56M / 3.2M / 6.4M, medians, us; bench/RESULTS.md): K = 256 66.7 / 114.9 / 163.9 /
+  // 210.4 / 256.9 / 467.1 -> 67.6 / 103.9 / 144.8 / 182.4 / 221.4 / 399.2, K = 128 38.7 / 64.9 /
+  // 90.5 / 116.1 / 140.4 / 255.1 -> 39.1 / 61.6 / 84.8 / 107.3 / 134.8 / 240.9 (cuSPARSE at 1.28M
+  // K = 256: 141.7). A lane's own loads of the iteration's coordinates beat shuffles from the lane
+  // holding each: 1-4 % faster to 2.56M, 2-5 % slower at 3.2M K = 128 and 6.4M, and no spill where
+  // the shuffles spilled 16-24 bytes. 8 entries (shuffles, 24-48 bytes spilled) led from 3.2M (6.4M
+  // 383.0 at K = 256, 227.3 at 128) and lost below; 2 (shuffles) lost to 4 from 1.92M at K = 256.
+  // 640k is 1 % slower at both widths. 16-bit and float64 features keep one entry an iteration (not
+  // measured at more; bfloat16 spilled 80-200 bytes at 4 and at 2).
   static constexpr int kEntriesPerGroup = sizeof(Feature) == 4 ? 4 : 1;
   static constexpr int kSumShift = exact_log2(kLanes / kEntriesPerGroup);
   // 1024 threads a multiprocessor either way: two blocks of 512 where two panels fit its shared

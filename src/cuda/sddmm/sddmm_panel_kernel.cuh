@@ -20,7 +20,7 @@
 #include "cuda/entry_index.cuh"
 #include "cuda/precision.cuh"
 #include "cuda/sddmm/sddmm_config.cuh"
-#include "cuda/sddmm/sddmm_line_kernel.cuh"  // scatter_sum
+#include "cuda/sddmm/scatter_sum.cuh"
 #include "cuda/vector.cuh"
 
 namespace sddmm::cuda {
@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int group_lane = lane & (kLanes - 1);
   const int group = lane / kLanes;
   constexpr int kU = Config::kEntriesPerGroup;
-  const int summed = group_lane >> Config::kSumShift;           // the iteration's entry whose sum it ends with
+  const int summed = group_lane >> Config::kSumShift;  // the iteration's entry whose sum it ends with
   const bool stores = (group_lane & ((1 << Config::kSumShift) - 1)) == 0;
   const int64_t share = (a.nnz + gridDim.x - 1) / gridDim.x;
   int64_t begin = blockIdx.x * share;
