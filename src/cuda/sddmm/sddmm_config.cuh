@@ -78,6 +78,11 @@ struct SddmmAddsPartialConfig : Base {
   static constexpr bool kAddsPartial = true;
 };
 
+// log2(n) for a power of two n >= 1 (a compile-time shape's).
+constexpr int exact_log2(int n) {
+  return n <= 1 ? 0 : 1 + exact_log2(n / 2);
+}
+
 // The line kernel (sddmm_line_kernel.cuh): for K whose row of X1 and column of X2 are one 64- or
 // 128-byte line (kLineBytes = K * sizeof(Feature): float32 K = 16 / 32, float16 and bfloat16 K = 32 /
 // 64, float64 K = 8 / 16) on the vector path's layout. Each lane of a group of kLanes loads one
@@ -106,7 +111,7 @@ struct SddmmLineConfig {
   static constexpr int kEntriesPerGroup = 4;
   static constexpr int kEntriesPerWarp = 32 / kLanes * kEntriesPerGroup;
   // The halving leaves each entry's sum in kLanes / kEntriesPerGroup lanes (1 or 2): log2 of that.
-  static constexpr int kSumShift = kLanes / kEntriesPerGroup == 2 ? 1 : 0;
+  static constexpr int kSumShift = exact_log2(kLanes / kEntriesPerGroup);
   // Blocks per multiprocessor the registers must allow (__launch_bounds__): 5, 48 registers with
   // 32-bit plan indices, no spill (the compiler took 56-60 when allowed 64: 4 blocks); 64-bit ones
   // would spill 24-52 bytes at 48, and take 4. Measured in the run of tuning.hpp's
@@ -119,11 +124,6 @@ struct SddmmLineConfig {
   static_assert(kLanes / kEntriesPerGroup == 1 || kLanes / kEntriesPerGroup == 2, "one or two lanes per entry's sum");
   static_assert(kEntriesPerWarp <= 32, "a lane holds the coordinates of one entry of the iteration");
 };
-
-// log2(n) for a power of two n >= 1 (a compile-time shape's).
-constexpr int exact_log2(int n) {
-  return n <= 1 ? 0 : 1 + exact_log2(n / 2);
-}
 
 // The panel kernel (sddmm_panel_kernel.cuh): for K whose X1 row and X2 column are kRowBytes = 512,
 // 1024 or 2048 bytes (float32 K = 128 / 256 / 512, 16-bit K = 256 / 512 / 1024, float64 K = 64 /
