@@ -140,6 +140,8 @@ std::vector<std::pair<std::string, std::string>> fields(const Record& r, bool js
       {"ours_pct_bw", number(r.ours_pct_bw)},
       {"cusparse_gbs", number(r.cusparse_gbs)},
       {"cusparse_pct_bw", number(r.cusparse_pct_bw)},
+      {"ours_pct_l2", number(r.ours_pct_l2)},
+      {"cusparse_pct_l2", number(r.cusparse_pct_l2)},
       {"ours_gflops", number(r.ours_gflops)},
       {"cusparse_gflops", number(r.cusparse_gflops)},
       {"plan_ms", number(r.plan_ms)},
@@ -231,16 +233,19 @@ std::ofstream open_output(const std::string& path) {
 
 }  // namespace
 
-void derive_rates(Record& r, double copy_gbs) {
+void derive_rates(Record& r, const DeviceInfo& device) {
+  const double copy_gbs = device.copy_gbs;
   r.speedup = r.cusparse_ms / r.ours_ms;
   r.speedup_vs_own_f32 = r.ours_f32_ms / r.ours_ms;
   r.speedup_vs_gemm = r.gemm_ms / r.ours_ms;
   const double gflop = flops(r.nnz, r.k) / 1e9;
   r.ours_gbs = r.bytes / (r.ours_ms * 1e6);
   r.ours_pct_bw = 100.0 * r.ours_gbs / copy_gbs;
+  r.ours_pct_l2 = 100.0 * r.ours_gbs / device.l2_read_gbs;
   if (r.dtype == f32_precision().name) {  // r.bytes counts this precision's elements; cuSPARSE's are fp32
     r.cusparse_gbs = r.bytes / (r.cusparse_ms * 1e6);
     r.cusparse_pct_bw = 100.0 * r.cusparse_gbs / copy_gbs;
+    r.cusparse_pct_l2 = 100.0 * r.cusparse_gbs / device.l2_read_gbs;
   }
   r.ours_gflops = gflop / (r.ours_ms * 1e-3);
   r.cusparse_gflops = gflop / (r.cusparse_ms * 1e-3);
@@ -296,7 +301,8 @@ void print_summary(std::ostream& out, const std::vector<Record>& records, const 
   }
   char line[512];
   out << "\n"
-      << info.device.name << ": copy bandwidth " << format("%.0f", info.device.copy_gbs) << " GB/s (read + write), L2 "
+      << info.device.name << ": copy bandwidth " << format("%.0f", info.device.copy_gbs) << " GB/s (read + write), L2 read rate "
+      << format("%.0f", info.device.l2_read_gbs) << " GB/s, L2 "
       << format("%.0f", static_cast<double>(info.device.l2_bytes) / 1048576.0) << " MiB; median of " << info.reps
       << " runs after " << info.warmup << " warm-up runs\n";
   if (worst_plan > 0) {
@@ -344,7 +350,7 @@ void write_json(const std::string& path, const std::vector<Record>& records, con
   out << "{\n  \"run\": {\"started\": " << json_string(info.started) << ", \"device\": " << json_string(d.name)
       << ", \"compute_capability\": " << d.compute_capability << ", \"sm_count\": " << d.sm_count
       << ", \"l2_bytes\": " << d.l2_bytes << ", \"memory_bytes\": " << d.memory_bytes
-      << ", \"copy_gbs\": " << json_number(d.copy_gbs) << ", \"library_version\": " << info.library_version
+      << ", \"copy_gbs\": " << json_number(d.copy_gbs) << ", \"l2_read_gbs\": " << json_number(d.l2_read_gbs) << ", \"library_version\": " << info.library_version
       << ", \"cuda_runtime_version\": " << info.cuda_runtime_version
       << ", \"cuda_driver_version\": " << info.cuda_driver_version
       << ", \"cusparse_version\": " << info.cusparse_version

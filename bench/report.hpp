@@ -47,6 +47,10 @@ struct Record {
   double ours_pct_bw = NAN;      // of the measured copy bandwidth
   double cusparse_gbs = NAN;     // fp32 cases only (cuSPARSE moves fp32 data: see that case)
   double cusparse_pct_bw = NAN;  // fp32 cases only
+  // The same rates as a share of the L2's measured read rate (DeviceInfo::l2_read_gbs): the bound of
+  // the cases whose gathered rows the L2 holds.
+  double ours_pct_l2 = NAN;
+  double cusparse_pct_l2 = NAN;  // fp32 cases only
   double ours_gflops = NAN;
   double cusparse_gflops = NAN;
   double plan_ms = NAN;            // creating our handle for this matrix (median)
@@ -74,8 +78,9 @@ struct RunInfo {
   int warmup = 0;
 };
 
-// Fills the derived fields (speedups, GB/s, % bandwidth, GFLOP/s) from the times and bytes.
-void derive_rates(Record& record, double copy_gbs);
+// Fills the derived fields (speedups, GB/s, % of copy bandwidth and of the L2's read rate, GFLOP/s)
+// from the times and bytes.
+void derive_rates(Record& record, const DeviceInfo& device);
 
 void print_table(std::ostream& out, const std::vector<Record>& records);
 // Geometric-mean and worst speedup per op and K, the plan-creation ratio, failures. Printed last.

@@ -218,7 +218,7 @@ std::vector<Record> run_matrix(const HostMatrix& m, const CaseContext& ctx) {
         record = failed_record(m, c, "ERROR", e.what());
       }
       compare_with_f32(record, records);
-      derive_rates(record, ctx.device.copy_gbs);
+      derive_rates(record, ctx.device);
       records.push_back(record);
       if (record.status == "skipped") {
         ctx.log("  " + case_name(c) + " skipped: " + record.note);

@@ -31,9 +31,11 @@ struct DeviceInfo {
   int64_t l2_bytes = 0;
   int64_t memory_bytes = 0;
   double copy_gbs = 0;  // device-to-device copy, bytes read + written per second, / 1e9
+  double l2_read_gbs = 0;  // reads the L2 delivers to the multiprocessors, bytes per second / 1e9 (l2_probe.hpp)
 };
 
-// Queries the device and measures the bandwidth of a device-to-device cudaMemcpy of up to 1 GiB.
+// Queries the device and measures the bandwidth of a device-to-device cudaMemcpy of up to 1 GiB
+// and the L2's read rate (l2_probe.hpp).
 DeviceInfo query_device(int device, cudaStream_t stream);
 
 // Buffer sets to rotate through so that one run's data is out of L2 when its set comes round again:
