@@ -1,16 +1,15 @@
-#include "l2_probe.hpp"
-
 #include <algorithm>
 
 #include "device.hpp"
+#include "l2_probe.hpp"
 #include "timing.hpp"
 
 namespace sddmm::bench {
 namespace {
 
 constexpr int kThreads = 1024;
-constexpr int kInFlight = 4;   // 16-byte loads issued before their sum, per thread
-constexpr int kPasses = 32;    // over the buffer per run: 512 MB at 16 MiB, ~60 us at 8.6 TB/s
+constexpr int kInFlight = 4;  // 16-byte loads issued before their sum, per thread
+constexpr int kPasses = 32;   // over the buffer per run: 512 MB at 16 MiB, ~60 us at 8.6 TB/s
 constexpr int kWarmup = 3;
 constexpr int kReps = 20;
 constexpr size_t kMaxBytes = size_t{16} << 20;

@@ -119,8 +119,8 @@ int run(const Options& options, const std::vector<MatrixSpec>& specs) {
   const RunInfo info = run_info(options, device, cusparse.get(), cublas);
   log(device.name + ", " + std::to_string(device.sm_count) + " SMs, L2 " + std::to_string(device.l2_bytes >> 20) +
       " MiB, copy bandwidth " + std::to_string(std::lround(device.copy_gbs)) + " GB/s, L2 read rate " +
-      std::to_string(std::lround(device.l2_read_gbs)) + " GB/s; libsddmm " +
-      std::to_string(info.library_version) + ", cuSPARSE " + std::to_string(info.cusparse_version) +
+      std::to_string(std::lround(device.l2_read_gbs)) + " GB/s; libsddmm " + std::to_string(info.library_version) +
+      ", cuSPARSE " + std::to_string(info.cusparse_version) +
       (cublas ? ", cuBLAS " + std::to_string(info.cublas_version) : ""));
   const CaseContext ctx{options, device, stream.get(), cusparse.get(), cublas ? cublas->get() : nullptr, log};
 

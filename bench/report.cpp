@@ -301,8 +301,8 @@ void print_summary(std::ostream& out, const std::vector<Record>& records, const 
   }
   char line[512];
   out << "\n"
-      << info.device.name << ": copy bandwidth " << format("%.0f", info.device.copy_gbs) << " GB/s (read + write), L2 read rate "
-      << format("%.0f", info.device.l2_read_gbs) << " GB/s, L2 "
+      << info.device.name << ": copy bandwidth " << format("%.0f", info.device.copy_gbs)
+      << " GB/s (read + write), L2 read rate " << format("%.0f", info.device.l2_read_gbs) << " GB/s, L2 "
       << format("%.0f", static_cast<double>(info.device.l2_bytes) / 1048576.0) << " MiB; median of " << info.reps
       << " runs after " << info.warmup << " warm-up runs\n";
   if (worst_plan > 0) {
@@ -350,7 +350,8 @@ void write_json(const std::string& path, const std::vector<Record>& records, con
   out << "{\n  \"run\": {\"started\": " << json_string(info.started) << ", \"device\": " << json_string(d.name)
       << ", \"compute_capability\": " << d.compute_capability << ", \"sm_count\": " << d.sm_count
       << ", \"l2_bytes\": " << d.l2_bytes << ", \"memory_bytes\": " << d.memory_bytes
-      << ", \"copy_gbs\": " << json_number(d.copy_gbs) << ", \"l2_read_gbs\": " << json_number(d.l2_read_gbs) << ", \"library_version\": " << info.library_version
+      << ", \"copy_gbs\": " << json_number(d.copy_gbs) << ", \"l2_read_gbs\": " << json_number(d.l2_read_gbs)
+      << ", \"library_version\": " << info.library_version
       << ", \"cuda_runtime_version\": " << info.cuda_runtime_version
       << ", \"cuda_driver_version\": " << info.cuda_driver_version
       << ", \"cusparse_version\": " << info.cusparse_version

@@ -30,7 +30,7 @@ struct DeviceInfo {
   int compute_capability = 0;  // major * 10 + minor
   int64_t l2_bytes = 0;
   int64_t memory_bytes = 0;
-  double copy_gbs = 0;  // device-to-device copy, bytes read + written per second, / 1e9
+  double copy_gbs = 0;     // device-to-device copy, bytes read + written per second, / 1e9
   double l2_read_gbs = 0;  // reads the L2 delivers to the multiprocessors, bytes per second / 1e9 (l2_probe.hpp)
 };
 
