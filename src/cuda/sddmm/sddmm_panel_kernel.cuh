@@ -25,6 +25,15 @@
 
 namespace sddmm::cuda {
 
+// The row and column of entry `at`, or of entry `last` where `at` is past it: a coordinate a lane
+// group loads a whole iteration ahead of its sums.
+template <typename Args, typename E, typename I>
+__device__ __forceinline__ void load_coordinates(const Args& a, E at, E last, I& row, I& col) {
+  const E clamped = at < last ? at : last;
+  row = a.row[clamped];
+  col = a.col[clamped];
+}
+
 template <typename Config, typename I>
 __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPerSm)
     sddmm_panel_kernel(const SddmmPanelArgs<typename Config::Types, I> a) {
@@ -83,21 +92,14 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
       // group loads a whole iteration ahead.
       I next_row[kU], next_col[kU];
 #pragma unroll
-      for (int u = 0; u < kU; ++u) {
-        const E at = run_begin + E(u) < last ? run_begin + E(u) : last;
-        next_row[u] = a.row[at];
-        next_col[u] = a.col[at];
-      }
+      for (int u = 0; u < kU; ++u) load_coordinates(a, run_begin + E(u), last, next_row[u], next_col[u]);
       for (E i = 0; i < per_group; i += E(kU)) {
         I row_held[kU], col_held[kU];
 #pragma unroll
         for (int u = 0; u < kU; ++u) {
           row_held[u] = next_row[u];
           col_held[u] = next_col[u];
-          const E ahead = run_begin + i + E(kU + u);
-          const E at = ahead < last ? ahead : last;
-          next_row[u] = a.row[at];
-          next_col[u] = a.col[at];
+          load_coordinates(a, run_begin + i + E(kU + u), last, next_row[u], next_col[u]);
         }
         // Value and output position of the entry whose sum this lane ends with.
         const E mine = run_begin + i + E(summed);
