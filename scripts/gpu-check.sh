@@ -84,32 +84,58 @@ left_out='*out of memory*,*scratch pool*,*16 threads*'
 # is matched with ? there.
 mapfile -t cases < <("$build/tests/sddmm_tests" --gpu-only --list-test-cases -tc="${SANITIZER_CASES:-*}" -tce="$left_out" |
   grep -vE '^(\[doctest\]|=+$|$|SKIPPED: )')
-sanitize_case() {  # "tool<TAB>case number<TAB>case name": one case under one tool, its log named by both
+# The cases whose settings are subcases of their own (tests/cuda/differential_test.cpp: one per
+# setting), each run as one process per subcase: whole, each ran past 420 s under initcheck and
+# synccheck among 16 processes (H200, 2026-12-02, e62), where the other 51 cases finished. Lines
+# of "case name<TAB>subcase name"; a name that no longer matches fails its log's check below (doctest
+# then enters no subcase and runs no assertion), and one more process a case runs every subcase
+# the file does not name (-sce), so that a setting added to the test is not left unsanitized.
+subcases_file=${SANITIZER_SUBCASES_FILE:-scripts/sanitizer-subcases.tsv}
+sanitize_case() {  # "tool<TAB>case number<TAB>case name[<TAB>subcase name]": one process, its log named by them
   local tool=${1%%$'\t'*} rest=${1#*$'\t'}
-  local i=${rest%%$'\t'*} name=${rest#*$'\t'}
-  local exclude=() left_out_kernels=${RACECHECK_EXCLUDE-kns=cub}
+  local i=${rest%%$'\t'*} name=${rest#*$'\t'} sub="" log
+  if [[ $name == *$'\t'* ]]; then sub=${name#*$'\t'}; name=${name%%$'\t'*}; fi
+  local exclude=() left_out_kernels=${RACECHECK_EXCLUDE-kns=cub} pick=()
   if [ "$tool" = racecheck ] && [ -n "$left_out_kernels" ]; then
     exclude=(--kernel-name-exclude "$left_out_kernels")
   fi
+  log="$out/sanitizer-$tool-$i.log"
+  if [ "$sub" = "(the rest)" ]; then
+    pick=("-sce=$(awk -F'\t' -v c="$name" '$1 == c { gsub(",", "?", $2); printf "%s%s", (n++ ? "," : ""), $2 }' "$subcases_file")")
+    log="$out/sanitizer-$tool-$i-rest.log"
+  elif [ -n "$sub" ]; then
+    pick=("-sc=${sub//,/?}")
+    log="$out/sanitizer-$tool-$i-sub-$(printf '%s' "$sub" | cksum | cut -d' ' -f1).log"
+  fi
   compute-sanitizer --tool "$tool" "${exclude[@]}" --error-exitcode 99 "$build/tests/sddmm_tests" --gpu-only \
-    "-tc=${name//,/?}" >"$out/sanitizer-$tool-$i.log" 2>&1
+    "-tc=${name//,/?}" "${pick[@]}" >"$log" 2>&1
 }
 export -f sanitize_case
-export build out
+export build out subcases_file
 t0=$SECONDS
 for i in "${!cases[@]}"; do
-  for tool in "${tools[@]}"; do printf '%s\t%s\t%s\n' "$tool" "$i" "${cases[$i]}"; done
+  mapfile -t subs < <([ -f "$subcases_file" ] && awk -F'\t' -v c="${cases[$i]}" '$1 == c { print $2 }' "$subcases_file")
+  for tool in "${tools[@]}"; do
+    if [ ${#subs[@]} -eq 0 ]; then printf '%s\t%s\t%s\n' "$tool" "$i" "${cases[$i]}"; fi
+    for sub in "${subs[@]}" ${subs[0]:+"(the rest)"}; do printf '%s\t%s\t%s\t%s\n' "$tool" "$i" "${cases[$i]}" "$sub"; done
+  done
 done | xargs -d '\n' -P "${SANITIZER_JOBS:-$(( $(nproc) < 16 ? $(nproc) : 16 ))}" -I{} bash -c 'sanitize_case "$1"' _ {}
 for tool in "${tools[@]}"; do
   failed=()
   for i in "${!cases[@]}"; do
-    log="$out/sanitizer-$tool-$i.log"
-    # A case passes when the tool's summary is clean and doctest ran exactly that one case, passed
-    # (a filter that matched nothing would run none and still say SUCCESS).
-    if ! grep -qE "(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)" "$log" ||
-       ! grep -qE "test cases: +1 \| +1 passed \| +0 failed" "$log"; then
-      failed+=("$i")
-    fi
+    # A case passes when each of its logs (one, or one a subcase and the rest) has a clean summary
+    # from the tool and doctest ran exactly that one case, passed, with at least one assertion (a
+    # filter that matched nothing would run none and still say SUCCESS; the rest may have none).
+    logs=("$out/sanitizer-$tool-$i.log")
+    compgen -G "$out/sanitizer-$tool-$i-sub-*.log" >/dev/null && logs=("$out/sanitizer-$tool-$i"-sub-*.log "$out/sanitizer-$tool-$i-rest.log")
+    for log in "${logs[@]}"; do
+      if ! grep -qE "(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)" "$log" ||
+         ! grep -qE "test cases: +1 \| +1 passed \| +0 failed" "$log" ||
+         { [[ $log != *-rest.log ]] && grep -qE "assertions: +0 \|" "$log"; }; then
+        failed+=("$i")
+        break
+      fi
+    done
   done
   if [ ${#cases[@]} -eq 0 ]; then
     record "compute-sanitizer $tool" "FAIL (no GPU test cases listed)"

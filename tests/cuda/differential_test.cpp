@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
 #include <vector>
 
 #include "cases.hpp"
@@ -57,14 +58,18 @@ TEST_SUITE("gpu") {
       const char* few_long;  // nullptr: the rule
     } settings[] = {{"1", nullptr, nullptr}, {"1", "1", nullptr}, {"1", "1", "1"}, {"1", "0", nullptr},
                     {"0", nullptr, nullptr}};
+    // One subcase a setting, so that a process can run one (doctest -sc): under compute-sanitizer
+    // the five together ran past 420 s.
     for (const auto& s : settings) {
-      INFO("SDDMM_SPMM_DEEP_ROWS=" << s.mean
-                                   << " SDDMM_SPMM_FEW_ROWS=" << (s.few_rows != nullptr ? s.few_rows : "(rule)")
-                                   << " SDDMM_SPMM_FEW_LONG_ROWS=" << (s.few_long != nullptr ? s.few_long : "(rule)"));
-      const ScopedEnv deep("SDDMM_SPMM_DEEP_ROWS", s.mean);
-      const ScopedEnv few("SDDMM_SPMM_FEW_ROWS", s.few_rows);
-      const ScopedEnv few_long("SDDMM_SPMM_FEW_LONG_ROWS", s.few_long);
-      for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+      const std::string name = std::string("SDDMM_SPMM_DEEP_ROWS=") + s.mean +
+                               " SDDMM_SPMM_FEW_ROWS=" + (s.few_rows != nullptr ? s.few_rows : "(rule)") +
+                               " SDDMM_SPMM_FEW_LONG_ROWS=" + (s.few_long != nullptr ? s.few_long : "(rule)");
+      SUBCASE(name.c_str()) {
+        const ScopedEnv deep("SDDMM_SPMM_DEEP_ROWS", s.mean);
+        const ScopedEnv few("SDDMM_SPMM_FEW_ROWS", s.few_rows);
+        const ScopedEnv few_long("SDDMM_SPMM_FEW_LONG_ROWS", s.few_long);
+        for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+      }
     }
   }
 
@@ -212,15 +217,18 @@ TEST_SUITE("gpu") {
       const char* split;  // nullptr: the rule
       const char* outer;  // nullptr: the rule
     } settings[] = {{"1", nullptr}, {"0", nullptr}, {nullptr, "1"}};
+    // One subcase a setting (doctest -sc), as above.
     for (const auto& s : settings) {
-      INFO("SDDMM_SPMM_SPLIT_TILES=" << (s.split != nullptr ? s.split : "(rule)")
-                                     << " SDDMM_SPMM_TILES_OUTER=" << (s.outer != nullptr ? s.outer : "(rule)"));
-      const ScopedEnv split("SDDMM_SPMM_SPLIT_TILES", s.split);
-      const ScopedEnv outer("SDDMM_SPMM_TILES_OUTER", s.outer);
-      for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
-      for (const auto& c : wide) check_spmm(SDDMM_BACKEND_CUDA, c);
-      const ScopedEnv hints("SDDMM_SPMM_L2_HINTS", "1");
-      for (const auto& c : wide) check_spmm(SDDMM_BACKEND_CUDA, c);
+      const std::string name = std::string("SDDMM_SPMM_SPLIT_TILES=") + (s.split != nullptr ? s.split : "(rule)") +
+                               " SDDMM_SPMM_TILES_OUTER=" + (s.outer != nullptr ? s.outer : "(rule)");
+      SUBCASE(name.c_str()) {
+        const ScopedEnv split("SDDMM_SPMM_SPLIT_TILES", s.split);
+        const ScopedEnv outer("SDDMM_SPMM_TILES_OUTER", s.outer);
+        for (const auto& c : spmm_cases()) check_spmm(SDDMM_BACKEND_CUDA, c);
+        for (const auto& c : wide) check_spmm(SDDMM_BACKEND_CUDA, c);
+        const ScopedEnv hints("SDDMM_SPMM_L2_HINTS", "1");
+        for (const auto& c : wide) check_spmm(SDDMM_BACKEND_CUDA, c);
+      }
     }
   }
 
