@@ -1,9 +1,10 @@
-// The rate at which the L2 delivers data to the multiprocessors, meant as the bound of a kernel
-// whose gathers hit the L2 (the dense operands of a case that fits it), as the copy bandwidth is
-// of one that streams from DRAM. This form is short of that: on an H200 (2026-12-02) it read
-// 7.7 TB/s where SDDMM and SpMM kernels without reuse moved 8.5-9.3 TB/s from the L2
-// (bench/RESULTS.md); more loads in flight a thread, or the best of several buffer sizes, are
-// the next things to measure.
+// The rate at which the L2 delivers gathered rows to the multiprocessors: the reference for a
+// case whose gathers the L2 holds and no kernel finds again on chip, as the copy bandwidth is for
+// one that streams from DRAM. It is a measured rate of the access shape, not the hardware's
+// peak: on an H200 (2026-12-02, e62: bench/experiments/l2-gather-probe.cu over 4 buffer sizes, 3
+// row sizes, 4 and 8 rows in flight) random gathers read 9.4-9.6 TB/s over a sixteenth of the L2,
+// 8.5-8.9 over a quarter to a half of it, and a grid-strided stream of 16-byte pieces (this
+// probe's first form) 8.0-8.6; ncu had the no-reuse SDDMM / SpMM cells at 85-88 % of its L2 peak.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,8 +13,9 @@
 
 namespace sddmm::bench {
 
-// Bytes read per second / 1e9 by every resident thread reading 16-byte pieces of one buffer that
-// the L2 holds (a quarter of it, at most 16 MiB) past L1 (ld.global.cg), median of 20 runs.
+// Bytes read per second / 1e9: the best of four shapes of l2_gather.cuh's kernel, rows of 128 and
+// 1024 bytes gathered at random over buffers of a sixteenth and a quarter of the L2 (`l2_bytes`),
+// every resident thread, 8 rows in flight a warp, median of 20 runs each.
 double measure_l2_read_gbs(int64_t l2_bytes, cudaStream_t stream);
 
 }  // namespace sddmm::bench
