@@ -47,8 +47,8 @@ struct Record {
   double ours_pct_bw = NAN;      // of the measured copy bandwidth
   double cusparse_gbs = NAN;     // fp32 cases only (cuSPARSE moves fp32 data: see that case)
   double cusparse_pct_bw = NAN;  // fp32 cases only
-  // The same rates as a share of the L2's measured read rate (DeviceInfo::l2_read_gbs), meant as the
-  // bound of the cases whose gathered rows the L2 holds (l2_probe.hpp: how short its first form is).
+  // The same rates as a share of the L2's measured gather rate (DeviceInfo::l2_read_gbs): the
+  // reference of the cases whose gathered rows the L2 holds (l2_probe.hpp: what it measures).
   double ours_pct_l2 = NAN;
   double cusparse_pct_l2 = NAN;  // fp32 cases only
   double ours_gflops = NAN;
