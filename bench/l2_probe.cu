@@ -33,20 +33,17 @@ double gather_gbs(const uint4* buffer, int64_t bytes, unsigned* sink, int sms, c
 
 }  // namespace
 
-double measure_l2_read_gbs(int64_t l2_bytes, cudaStream_t stream) {
+double measure_l2_read_gbs(int64_t l2_bytes, int sm_count, cudaStream_t stream) {
   const int64_t largest = std::max<int64_t>(l2_bytes / 4, 1 << 20) / 4096 * 4096;
   DeviceBuffer buffer(static_cast<size_t>(largest));
   DeviceBuffer sink(sizeof(unsigned));
   BENCH_CUDA(cudaMemsetAsync(buffer.get(), 0, static_cast<size_t>(largest), stream));
-  int device = 0, sms = 0;
-  BENCH_CUDA(cudaGetDevice(&device));
-  BENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const auto* rows = static_cast<const uint4*>(buffer.get());
   auto* out = static_cast<unsigned*>(sink.get());
   double best = 0;
   for (const int64_t bytes : {std::max<int64_t>(largest / 4 / 4096 * 4096, 4096), largest}) {
-    best = std::max(best, gather_gbs<128>(rows, bytes, out, sms, stream));
-    best = std::max(best, gather_gbs<1024>(rows, bytes, out, sms, stream));
+    best = std::max(best, gather_gbs<128>(rows, bytes, out, sm_count, stream));
+    best = std::max(best, gather_gbs<1024>(rows, bytes, out, sm_count, stream));
   }
   return best;
 }

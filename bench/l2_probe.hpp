@@ -15,7 +15,8 @@ namespace sddmm::bench {
 
 // Bytes read per second / 1e9: the best of four shapes of l2_gather.cuh's kernel, rows of 128 and
 // 1024 bytes gathered at random over buffers of a sixteenth and a quarter of the L2 (`l2_bytes`),
-// every resident thread, 8 rows in flight a warp, median of 20 runs each.
-double measure_l2_read_gbs(int64_t l2_bytes, cudaStream_t stream);
+// every resident thread of the device's `sm_count` multiprocessors, 8 rows in flight a warp,
+// median of 20 runs each.
+double measure_l2_read_gbs(int64_t l2_bytes, int sm_count, cudaStream_t stream);
 
 }  // namespace sddmm::bench

@@ -90,7 +90,7 @@ DeviceInfo query_device(int device, cudaStream_t stream) {
     BENCH_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, stream));
   });
   info.copy_gbs = 2.0 * static_cast<double>(bytes) / (copy.median_ms * 1e6);
-  info.l2_read_gbs = measure_l2_read_gbs(info.l2_bytes, stream);
+  info.l2_read_gbs = measure_l2_read_gbs(info.l2_bytes, info.sm_count, stream);
   return info;
 }
 
