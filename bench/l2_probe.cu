@@ -8,7 +8,7 @@
 namespace sddmm::bench {
 namespace {
 
-constexpr int kInFlight = 8;        // steps' loads a warp issues before their sum (4 read the same: e62)
+constexpr int kInFlight = 8;            // steps' loads a warp issues before their sum (4 read the same: e62)
 constexpr int64_t kRunBytes = 1 << 30;  // read per run: ~110 us at 9.5 TB/s
 constexpr int kWarmup = 3;
 constexpr int kReps = 20;

@@ -4,7 +4,8 @@
 // peak: on an H200 (2026-12-02, e62: bench/experiments/l2-gather-probe.cu over 4 buffer sizes, 3
 // row sizes, 4 and 8 rows in flight) random gathers read 9.4-9.6 TB/s over a sixteenth of the L2,
 // 8.5-8.9 over a quarter to a half of it, and a grid-strided stream of 16-byte pieces (this
-// probe's first form) 8.0-8.6; ncu had the no-reuse SDDMM / SpMM cells at 85-88 % of its L2 peak.
+// probe's first form) 8.0-8.6 (7.2-7.9 in e64); ncu had the no-reuse SDDMM / SpMM cells at 85-88 %
+// of its L2 peak.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -27,13 +27,13 @@
 
 #include "../l2_gather.cuh"  // the gather kernel, sddmm-bench's L2 probe
 
-#define PROBE_CUDA(x)                                                             \
-  do {                                                                            \
-    cudaError_t e_ = (x);                                                         \
-    if (e_ != cudaSuccess) {                                                      \
+#define PROBE_CUDA(x)                                                                 \
+  do {                                                                                \
+    cudaError_t e_ = (x);                                                             \
+    if (e_ != cudaSuccess) {                                                          \
       std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      return 1;                                                                   \
-    }                                                                             \
+      return 1;                                                                       \
+    }                                                                                 \
   } while (0)
 
 using sddmm::bench::gather_step_bytes;
@@ -106,7 +106,8 @@ void run_gather(const uint4* buf, size_t bytes, int sms, unsigned* sink) {
   const size_t bytes_per_step = static_cast<size_t>(gather_step_bytes<kRowBytes>());
   int steps = static_cast<int>((size_t{1} << 30) / (warps * bytes_per_step));
   steps = std::max(kInFlight, steps / kInFlight * kInFlight);
-  const float ms = median_ms([&] { l2_gather_kernel<kRowBytes, kInFlight><<<blocks, kThreads>>>(buf, rows, steps, sink); });
+  const float ms =
+      median_ms([&] { l2_gather_kernel<kRowBytes, kInFlight><<<blocks, kThreads>>>(buf, rows, steps, sink); });
   std::printf("gather  %5d B  %2d in flight  %6.1f MiB  %8.0f GB/s\n", kRowBytes, kInFlight, bytes / 1048576.0,
               static_cast<double>(warps) * steps * bytes_per_step / (ms * 1e6));
 }
@@ -126,7 +127,8 @@ int main() {
   PROBE_CUDA(cudaMalloc(&sink, sizeof(unsigned)));
   PROBE_CUDA(cudaMemset(raw, 0, largest));
   const uint4* buf = static_cast<const uint4*>(raw);
-  for (const size_t bytes : {size_t(l2) / 16 / 4096 * 4096, size_t(l2) / 4 / 4096 * 4096, size_t(l2) / 2 / 4096 * 4096, largest}) {
+  for (const size_t bytes :
+       {size_t(l2) / 16 / 4096 * 4096, size_t(l2) / 4 / 4096 * 4096, size_t(l2) / 2 / 4096 * 4096, largest}) {
     run_stream<4>(buf, bytes, sms, sink);
     run_stream<8>(buf, bytes, sms, sink);
     run_stream<16>(buf, bytes, sms, sink);
