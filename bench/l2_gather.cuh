@@ -13,6 +13,16 @@ namespace sddmm::bench {
 
 constexpr int kGatherThreads = 1024;
 
+// How a warp meets rows of kRowBytes: a row of kPieces 16-byte pieces takes that many lanes, up to
+// a warp, so a step of the warp reads kRowsPerStep rows, kStepBytes in all (what the hosts count).
+template <int kRowBytes>
+struct GatherShape {
+  static constexpr int kPieces = kRowBytes / 16;
+  static constexpr int kLanesPerRow = kPieces < 32 ? kPieces : 32;
+  static constexpr int kRowsPerStep = 32 / kLanesPerRow;
+  static constexpr int64_t kStepBytes = int64_t{kRowsPerStep} * kRowBytes;
+};
+
 // Each warp reads, `steps` times, kRowBytes at a row of `rows` picked by testkit's mix64 of (warp,
 // step), so that no index is loaded beside the rows; kInFlight steps' loads are issued before their
 // sum. A row of P = kRowBytes / 16 pieces takes P lanes (32 / P rows a step) up to 32 pieces; beyond
@@ -22,9 +32,10 @@ constexpr int kGatherThreads = 1024;
 template <int kRowBytes, int kInFlight>
 __global__ void __launch_bounds__(kGatherThreads)
     l2_gather_kernel(const uint4* buffer, uint32_t rows, int steps, unsigned* sink) {
-  constexpr int kPieces = kRowBytes / 16;
-  constexpr int kLanesPerRow = kPieces < 32 ? kPieces : 32;
-  constexpr int kRowsPerStep = 32 / kLanesPerRow;
+  using Shape = GatherShape<kRowBytes>;
+  constexpr int kPieces = Shape::kPieces;
+  constexpr int kLanesPerRow = Shape::kLanesPerRow;
+  constexpr int kRowsPerStep = Shape::kRowsPerStep;
   constexpr int kPiecesPerLane = kPieces / kLanesPerRow;
   const int lane = threadIdx.x % 32;
   const uint32_t warp = (blockIdx.x * kGatherThreads + threadIdx.x) / 32;
@@ -46,12 +57,6 @@ __global__ void __launch_bounds__(kGatherThreads)
       for (int j = 0; j < kPiecesPerLane; ++j) acc ^= v[u][j].x ^ v[u][j].y ^ v[u][j].z ^ v[u][j].w;
   }
   if (acc == 0x9e3779b9u) *sink = acc;
-}
-
-// Bytes one warp reads per step of l2_gather_kernel<kRowBytes, ...>.
-template <int kRowBytes>
-constexpr int64_t gather_step_bytes() {
-  return kRowBytes >= 512 ? kRowBytes : int64_t{512};
 }
 
 }  // namespace sddmm::bench

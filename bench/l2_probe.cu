@@ -21,7 +21,7 @@ double gather_gbs(const uint4* buffer, int64_t bytes, unsigned* sink, int sms, c
   BENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kKernel, kGatherThreads, 0));
   const int blocks = sms * std::max(per_sm, 1);
   const int64_t warps = int64_t{blocks} * kGatherThreads / 32;
-  const int64_t step_bytes = gather_step_bytes<kRowBytes>();
+  const int64_t step_bytes = GatherShape<kRowBytes>::kStepBytes;
   const int steps = static_cast<int>(std::max<int64_t>(1, kRunBytes / (warps * step_bytes * kInFlight)) * kInFlight);
   const auto rows = static_cast<uint32_t>(bytes / kRowBytes);
   const Timing t = time_runs(stream, kWarmup, kReps, [&](int) {

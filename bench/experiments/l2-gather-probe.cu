@@ -36,7 +36,7 @@
     }                                                                                 \
   } while (0)
 
-using sddmm::bench::gather_step_bytes;
+using sddmm::bench::GatherShape;
 using sddmm::bench::l2_gather_kernel;
 constexpr int kThreads = sddmm::bench::kGatherThreads;
 
@@ -103,7 +103,7 @@ void run_gather(const uint4* buf, size_t bytes, int sms, unsigned* sink) {
   const uint32_t rows = static_cast<uint32_t>(bytes / kRowBytes);
   const int blocks = blocks_for(l2_gather_kernel<kRowBytes, kInFlight>, sms);
   const size_t warps = static_cast<size_t>(blocks) * kThreads / 32;
-  const size_t bytes_per_step = static_cast<size_t>(gather_step_bytes<kRowBytes>());
+  const size_t bytes_per_step = static_cast<size_t>(GatherShape<kRowBytes>::kStepBytes);
   int steps = static_cast<int>((size_t{1} << 30) / (warps * bytes_per_step));
   steps = std::max(kInFlight, steps / kInFlight * kInFlight);
   const float ms =
