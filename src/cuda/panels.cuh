@@ -25,15 +25,6 @@ namespace sddmm::cuda {
 // blocks) 0.0396 / 0.0633 / 0.1332 / 0.2360.
 constexpr int64_t kPanelRows = 64;
 
-// Columns per tile of the SDDMM panel tile kernel (sddmm/sddmm_panel_tile_kernel.cuh): a tile is
-// the entries of one panel in kPanelTileCols consecutive columns, contiguous in the panel order (its
-// entries are sorted by column within the panel). 256 columns of 128-byte lines are 32 KB of
-// shared memory, with the panel's X1 rows 40 KB a block: 4 blocks a multiprocessor at the kernel's
-// registers. Measured in the prototype (tuning.hpp, kSddmmPanelTileMinEntries: 64 x 256 against
-// 64 x 128 and 64 x 512): uniform 8000^2 float32 K = 32, 3.2M / 6.4M entries, 45.5 / 70.7 us
-// against 55.9 / 79.3 (64 x 128) and 45.1 / 72.1 (64 x 512, 3 blocks).
-constexpr int64_t kPanelTileCols = 256;
-
 template <typename V, typename I>
 struct PanelOrder {
   DeviceSpan<int64_t> offsets;  // (panels + 1) first entry of each panel
@@ -41,24 +32,11 @@ struct PanelOrder {
   DeviceSpan<I> col;            // (nnz) its column
   DeviceSpan<I> position;       // (nnz) where its result goes in the caller's order
   DeviceSpan<V> value;          // (nnz) or empty: ones
-  // (tiles + 1) first entry of each tile, tile t = panel * tile_columns + column / kPanelTileCols;
-  // empty where the plan keeps no tiles (the panel tile kernel does not run).
-  DeviceSpan<int64_t> tile_offsets;
-  int64_t tile_columns = 0;  // tiles a panel: ceil(cols / kPanelTileCols)
   bool empty() const { return offsets.empty(); }
 };
 
 inline int64_t panel_count(int64_t rows) {
   return (rows + kPanelRows - 1) / kPanelRows;
-}
-
-// Tiles of a rows x cols pattern's panel order, or -1 where they are 2^31 or more (a launch's
-// blocks: the kernel takes one a tile).
-inline int64_t panel_tile_count(int64_t rows, int64_t cols) {
-  if (rows <= 0 || cols <= 0) return 0;
-  const int64_t across = (cols - 1) / kPanelTileCols + 1;
-  const int64_t panels = panel_count(rows);
-  return across >= (int64_t{1} << 31) / panels ? -1 : panels * across;
 }
 
 // Whether a rows x cols pattern may have a panel order: its panel numbers, the sort keys, fit 32 bits.
@@ -84,20 +62,14 @@ inline double uniform_panel_column_reuse(int64_t rows, int64_t cols, int64_t nnz
   return hit > 0.0 ? panel_rows * d / hit : 0.0;
 }
 
-// Lays out a panel order of nnz entries (values when has_values) on `c`: in the plan's allocation;
-// with its tiles' offsets where with_tiles (then panel_tile_count(rows, cols) > 0).
+// Lays out a panel order of nnz entries (values when has_values) on `c`: in the plan's allocation.
 template <typename V, typename I>
-void lay_out_panel_order(PanelOrder<V, I>& order, Carver& c, int64_t rows, int64_t cols, int64_t nnz, bool has_values,
-                         bool with_tiles) {
+void lay_out_panel_order(PanelOrder<V, I>& order, Carver& c, int64_t rows, int64_t nnz, bool has_values) {
   order.offsets = c.span<int64_t>(panel_count(rows) + 1);
   order.row = c.span<I>(nnz);
   order.col = c.span<I>(nnz);
   order.position = c.span<I>(nnz);
   order.value = c.span<V>(has_values ? nnz : 0);
-  if (with_tiles) {
-    order.tile_offsets = c.span<int64_t>(panel_tile_count(rows, cols) + 1);
-    order.tile_columns = (cols - 1) / kPanelTileCols + 1;
-  }
 }
 
 // The buffers the sort by panel borrows from the plan's sort by column (preprocess/compress.cu):
@@ -114,9 +86,8 @@ struct PanelSortBuffers {
 
 // Fills a laid-out panel order: sorts the column order by panel (stable: columns stay ascending
 // within a panel, rows within a column) and gathers the row-ordered arrays into it (caller_position
-// and entry_value may be null: identity, ones), and the tiles' offsets where it has them. csc_row:
-// the row of each entry in column order. The work is queued on `stream`, not synchronised.
-// Requires panels_fit(rows, cols).
+// and entry_value may be null: identity, ones). csc_row: the row of each entry in column order. The
+// work is queued on `stream`, not synchronised. Requires panels_fit(rows, cols).
 template <typename V, typename I>
 void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const int64_t* row_offsets, const I* csc_row,
                       PanelSortBuffers<I> buffers, const I* entry_row, const I* entry_col, const V* entry_value,

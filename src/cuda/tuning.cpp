@@ -95,12 +95,6 @@ int sddmm_panels() { return env_switch("SDDMM_SDDMM_PANELS"); }
 
 double sddmm_panel_min_reuse() { return env_fraction("SDDMM_SDDMM_PANEL_REUSE", kSddmmPanelMinReuse); }
 
-int sddmm_panel_tiles() { return env_switch("SDDMM_SDDMM_PANEL_TILES"); }
-
-int64_t sddmm_panel_tile_min_entries() {
-  return env_count("SDDMM_SDDMM_PANEL_TILE_ENTRIES", kSddmmPanelTileMinEntries);
-}
-
 int64_t sddmm_panel_block_entries(bool half_features) {
   return env_count("SDDMM_SDDMM_PANEL_BLOCK_ENTRIES",
                    half_features ? kSddmmPanelBlockEntriesHalf : kSddmmPanelBlockEntries);

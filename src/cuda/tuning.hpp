@@ -229,23 +229,6 @@ constexpr int64_t kSddmmPanelBlockEntries = 6000;
 // 0.2561 -> 0.2590), hence a threshold for 16-bit features of its own.
 constexpr int64_t kSddmmPanelBlockEntriesHalf = 3000;
 
-// SDDMM panel tiles (sddmm/sddmm_panel_tile_kernel.cuh): float32 calls whose X1 rows and X2 columns
-// are one 128-byte line (K = 32) take the panel tile kernel instead of the line kernel where the
-// plan has a panel order whose tiles (a 64-row panel by kPanelTileCols columns: cuda/panels.cuh)
-// hold at least this many entries on average: the plan then carries the tiles' offsets. A block
-// copies its tile's X2 columns and X1 rows into shared memory once and reads both from there, so
-// that X2 crosses the L2 once a panel instead of once an entry. Overridable with
-// SDDMM_SDDMM_PANEL_TILES (1: wherever a panel order is and the tiles are not far more than the
-// entries, 0: never) and SDDMM_SDDMM_PANEL_TILE_ENTRIES (the threshold). Measured (H200,
-// 2026-12-02, the stand-alone prototype bench/experiments/sddmm-tile-k32.cu, uniform 8000^2 float32
-// K = 32, medians of 30 with the inputs rotated, us; its tiles row-sorted inside, 12 bytes an entry,
-// this kernel's column-sorted, 16): 64 x 256 tiles, 8 entries a group, 4 blocks a multiprocessor:
-// 1.92M (480 entries a tile) 36.4 against the line kernel's 31.8, 2.56M (640) 41.3 / 40.5, 3.2M
-// (800) 45.5 / 49.4, 6.4M (1600) 70.7 / 93.1 (cuSPARSE 37.4 / 44.8 / 52.5 / 90.2); hence 720.
-// Taller tiles were faster there (128 x 256: 29.5 / 34.6 / 39.8 / 67.1), which a 64-row panel order
-// does not give (the lead left: two panels a tile).
-constexpr int64_t kSddmmPanelTileMinEntries = 720;
-
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left
 // to the hardware's block scheduler; more take the persistent grid of one wave. Measured (H200,
@@ -648,8 +631,6 @@ int sddmm_k_parts();       // SDDMM_SDDMM_K_PARTS: the launches over parts of K 
 int sddmm_panels();        // SDDMM_SDDMM_PANELS: 1 or 0 when set so, else -1 (the rule)
 double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE
 int64_t sddmm_panel_block_entries(bool half_features);  // SDDMM_SDDMM_PANEL_BLOCK_ENTRIES
-int sddmm_panel_tiles();                 // SDDMM_SDDMM_PANEL_TILES: 1 or 0 when set so, else -1 (the rule)
-int64_t sddmm_panel_tile_min_entries();  // SDDMM_SDDMM_PANEL_TILE_ENTRIES
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE

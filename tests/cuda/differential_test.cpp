@@ -169,51 +169,6 @@ TEST_SUITE("gpu") {
     for (const auto& c : panel_row_calls) check_sddmm(SDDMM_BACKEND_CUDA, c);
   }
 
-  TEST_CASE("gpu: the SDDMM panel tile kernel at float32 K = 32 (suite cases, real graphs, dense tiles)") {
-    // By default plans keep their panel order's tiles only where a 64 x 256 tile holds enough
-    // entries on average (tuning.hpp, kSddmmPanelTileMinEntries), and then float32 calls at K = 32
-    // on the vector path's layout take the panel tile kernel. First two patterns the rule gives
-    // tiles to: about 10 % dense, in caller order with repeated entries and from CSR, the last
-    // panel and the last tile's columns partial (1000 = 15 x 64 + 40 rows, 2000 = 7 x 256 + 208
-    // columns), int32 and int64 indices, with and without values, X1 rows and X2 columns padded;
-    // then, with the panel order and its tiles forced on every plan (SDDMM_SDDMM_PANELS=1,
-    // SDDMM_SDDMM_PANEL_TILES=1), every float32 suite case and graph at K = 32: tiles of a few
-    // entries, empty tiles, one-column and one-row matrices, offsets that break the vector path.
-    uint64_t seed = 8700;
-    for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
-      for (bool values : {true, false}) {
-        SddmmCase c{"dense tiles, caller order", random_coo(1000, 2000, 200000, seed++, values), 32, Precision{}, it};
-        check_sddmm(SDDMM_BACKEND_CUDA, c);
-        c.name = "dense tiles, CSR, padded";
-        c.csr = true;
-        c.ld_pad = 4;  // 36 floats: rows and columns stay 16-byte aligned (the vector path)
-        c.seed = seed++;
-        check_sddmm(SDDMM_BACKEND_CUDA, c);
-      }
-    }
-    const ScopedEnv panels("SDDMM_SDDMM_PANELS", "1");
-    const ScopedEnv tiles("SDDMM_SDDMM_PANEL_TILES", "1");
-    int64_t calls = 0;
-    const auto tile_call = [](const SddmmCase& c) {
-      return c.k == 32 && c.precision.features == SDDMM_DTYPE_FLOAT32 && c.precision.values == SDDMM_DTYPE_FLOAT32 &&
-             c.precision.output == SDDMM_DTYPE_FLOAT32;
-    };
-    for (const auto& c : sddmm_cases()) {
-      if (!tile_call(c)) continue;
-      check_sddmm(SDDMM_BACKEND_CUDA, c);
-      ++calls;
-    }
-    for (auto c : graph_sddmm_cases()) {
-      c.k = 32;
-      if (!tile_call(c)) continue;
-      check_sddmm(SDDMM_BACKEND_CUDA, c);
-      c.poison_unreferenced = true;
-      check_sddmm(SDDMM_BACKEND_CUDA, c);
-      ++calls;
-    }
-    CHECK(calls > 0);
-  }
-
   TEST_CASE("gpu: SpMM with L2 hints on every float32 whole-warp call (suite cases and a power-law graph)") {
     // By default the hinted kernels (src/cuda/l2_hints.cuh) take float32 calls with N > 64 whose X
     // exceeds the L2 and a few of whose rows serve most entries (spmm.cu): none of these cases.

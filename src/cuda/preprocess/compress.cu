@@ -22,10 +22,8 @@
 //   int64 plan, dimension < 2^31 (k = 4):    3i + 2v + 2k + 2i = 48 + 2v
 //   int64 plan, dimension >= 2^31 (k = 8):   3i + 2v + 2k + 2i = 56 + 2v
 // (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, whose sort
-// reuses the buffers of the sort by column, and its tiles' offsets, 8 bytes a tile of at least
-// kSddmmPanelTileMinEntries entries: under 0.02 bytes an entry). For the 2^31 + 2^20 entries of
-// tests/huge (CSR without values, plus the caller's 8-byte col_idx) that is 56 x 2.15e9 = 120 GB
-// of the H200's 141. The tensor-core listing
+// reuses the buffers of the sort by column). For the 2^31 + 2^20 entries of tests/huge (CSR without values, plus the
+// caller's 8-byte col_idx) that is 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing
 // takes 2u + 2i + 1 bytes per entry of the scratch (u: bytes of a unit key, 4 or 8), about what the
 // sort by column takes already, and 40 bytes per unit holding an entry, within that where they fit,
 // else in an allocation of its own (preprocess/tiles.cu): when that memory is not free, the plan
@@ -160,7 +158,7 @@ int64_t l2_bytes(int device) {
 
 // The plan's arrays, carved from its one allocation.
 template <typename T, typename I>
-void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_panels, bool with_tiles) {
+void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_panels) {
   const int64_t value_count = has_values ? p.nnz : 0;
   p.row_offsets = c.span<int64_t>(p.rows + 1);
   p.entry_row = c.span<I>(p.nnz);
@@ -171,7 +169,7 @@ void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_
   p.csc_value = c.span<T>(value_count);
   p.row_split.order = c.span<I>(p.rows);
   p.col_split.order = c.span<I>(p.cols);
-  if (with_panels) lay_out_panel_order(p.panels, c, p.rows, p.cols, p.nnz, has_values, with_tiles);
+  if (with_panels) lay_out_panel_order(p.panels, c, p.rows, p.nnz, has_values);
 }
 
 // Row-ordered entries from entries already in row order: CSR (rows from the offsets) or sorted COO.
@@ -336,16 +334,6 @@ bool wants_panel_order(int64_t rows, int64_t cols, int64_t nnz, int64_t l2, int 
                          uniform_panel_column_reuse(rows, cols, nnz) >= sddmm_panel_min_reuse());
 }
 
-// Whether a plan with a panel order also keeps its tiles' offsets for the SDDMM panel tile kernel
-// (cuda/panels.cuh; the kernel and its threshold: tuning.hpp, kSddmmPanelTileMinEntries): where the
-// tiles hold enough entries on average, or wherever SDDMM_SDDMM_PANEL_TILES=1 (`forced`), as long
-// as there are not far more tiles than entries (their offsets are 8 bytes each); never with 0.
-bool wants_panel_tiles(int64_t rows, int64_t cols, int64_t nnz, int forced) {
-  const int64_t tiles = panel_tile_count(rows, cols);
-  if (forced == 0 || tiles <= 0 || tiles > nnz + kPanelRows * kPanelTileCols) return false;
-  return forced == 1 || nnz / tiles >= sddmm_panel_tile_min_entries();
-}
-
 // Whether plan creation counts X's rows by class for the SpMM L2 hints (cuda/l2_hints.cuh): where
 // X's rows, at the narrowest that a hinted configuration takes, could exceed the L2, or wherever
 // SDDMM_SPMM_L2_HINTS=1; never with SDDMM_SPMM_L2_HINTS=0.
@@ -398,7 +386,6 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_panel_block_entries = sddmm_panel_block_entries(false);
   p.sddmm_panel_block_entries_half = sddmm_panel_block_entries(true);
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
-  const bool with_tiles = with_panels && wants_panel_tiles(info.rows, info.cols, nnz, sddmm_panel_tiles());
   p.spmm_l2_hints = spmm_l2_hints();
   const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
   // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
@@ -408,7 +395,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.storage = carve([&](Carver& c) {
     validation_flags = c.take<unsigned long long>(kValidationFlags);
     columns_ascending = c.take<unsigned>(1);
-    lay_out_plan(p, c, info.has_values, with_panels, with_tiles);
+    lay_out_plan(p, c, info.has_values, with_panels);
     if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
   });
   queue_validation(info, input, validation_flags, stream);

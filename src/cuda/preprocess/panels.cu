@@ -1,8 +1,7 @@
 // The panel order (cuda/panels.cuh) from the plan's column order: the entries that the sort by
 // column left in (column, row) order, sorted again, stably, by panel alone (a key of a few bits: one
 // radix pass where the 8000-row matrices have 125 panels), come out in (panel, column, row) order;
-// their rows, columns, caller positions and values are gathered into that order, and where the plan
-// keeps the panel tiles, each tile's first entry is found by a binary search in its panel. (A sort of every
+// their rows, columns, caller positions and values are gathered into that order. (A sort of every
 // entry by panel * cols + column took three passes and an iota: uniform-8000-1.92M, ncu, 165 us of
 // the plan's 382 us of kernels.)
 #include <cuda_bf16.h>
@@ -30,32 +29,6 @@ __global__ void panel_offsets_kernel(const int64_t* row_offsets, int64_t rows, i
   SDDMM_GRID_STRIDE(q, panels + 1) {
     const int64_t row = q * kPanelRows;
     offsets[q] = row_offsets[row < rows ? row : rows];
-  }
-}
-
-// Tile t's first entry: in panel t / tile_columns, the first whose column is at least
-// (t % tile_columns) * kPanelTileCols (a panel's entries are sorted by column); after the last, nnz.
-template <typename I>
-__global__ void panel_tile_offsets_kernel(const int64_t* panel_offsets, const I* col, int64_t tiles,
-                                          int64_t tile_columns, int64_t* offsets) {
-  SDDMM_GRID_STRIDE(t, tiles + 1) {
-    const int64_t panel = t / tile_columns;
-    if (t == tiles) {
-      offsets[t] = panel_offsets[panel];  // panel = the panel count: nnz
-      continue;
-    }
-    const int64_t first_col = t % tile_columns * kPanelTileCols;
-    int64_t lo = panel_offsets[panel];
-    int64_t hi = panel_offsets[panel + 1];
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (static_cast<int64_t>(col[mid]) < first_col) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    offsets[t] = lo;
   }
 }
 
@@ -98,11 +71,6 @@ void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const 
   panel_offsets_kernel<<<preprocess_blocks(panels + 1), kPreprocessThreads, 0, stream>>>(row_offsets, rows, panels,
                                                                                          order.offsets.get());
   check_launch("panel_offsets_kernel");
-  if (order.tile_offsets.empty()) return;
-  const int64_t tiles = order.tile_offsets.size() - 1;
-  panel_tile_offsets_kernel<I><<<preprocess_blocks(tiles + 1), kPreprocessThreads, 0, stream>>>(
-      order.offsets.get(), order.col.get(), tiles, order.tile_columns, order.tile_offsets.get());
-  check_launch("panel_tile_offsets_kernel");
 }
 
 template size_t panel_sort_bytes<int32_t>(int64_t, int64_t, cudaStream_t);

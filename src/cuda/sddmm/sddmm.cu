@@ -9,7 +9,6 @@
 #include "cuda/sddmm/sddmm_kernel.cuh"
 #include "cuda/sddmm/sddmm_line_kernel.cuh"
 #include "cuda/sddmm/sddmm_panel_kernel.cuh"
-#include "cuda/sddmm/sddmm_panel_tile_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_square_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
 #include "cuda/tuning.hpp"
@@ -17,7 +16,7 @@
 namespace sddmm::cuda {
 namespace {
 
-enum class SddmmKernel { kVector16, kLine64, kLine128, kPanelTile128, kPanel512, kPanel1024, kPanel2048, kStrided };
+enum class SddmmKernel { kVector16, kLine64, kLine128, kPanel512, kPanel1024, kPanel2048, kStrided };
 
 struct SddmmChoice {
   SddmmKernel kernel;
@@ -37,10 +36,6 @@ struct SddmmChoice {
 //    measurement): a lane per 16-byte piece of the line, so that each load reads whole lines. With
 //    32-bit plan indices only where X1's row pitch and X2's column pitch are under 4 GiB (the
 //    kernel multiplies indices by them in 32 bits); other calls take kVector16.
-//  - kPanelTile128 instead of kLine128 for float32 (K = 32) where the plan keeps its panel order's
-//    tiles (cuda/panels.cuh: where a 64-row x 256-column tile holds enough entries on average;
-//    tuning.hpp, kSddmmPanelTileMinEntries) and no tensor-core units take the call: a block a
-//    tile, its X2 columns and X1 rows staged in shared memory once (sddmm_panel_tile_kernel.cuh).
 //  - kPanel512 / kPanel1024 / kPanel2048 instead where K's row and column are 512, 1024 or 2048
 //    bytes (float32 K = 128 / 256 / 512, 16-bit K = 256 / 512 / 1024), the plan has a panel order
 //    (cuda/panels.cuh: built where its X2 column reads serve enough entries each; tuning.hpp) and X2
@@ -113,13 +108,6 @@ bool panel_kernel_takes(const DevicePattern<V, I>& a, int64_t line_bytes) {
          (a.sddmm_panels == 1 || a.cols * line_bytes <= a.l2_bytes);
 }
 
-// Whether the panel tile kernel has a build for these types: float32 throughout only, the one
-// precision measured (tuning.hpp, kSddmmPanelTileMinEntries).
-template <typename P>
-constexpr bool has_panel_tiles() {
-  return std::is_same_v<P, Precision<float, float, float>>;
-}
-
 // Whether the entry kernel has a whole-multiprocessor build (SddmmSmBlockConfig) for these types:
 // float32 throughout only, the one precision measured (tuning.hpp, kSddmmSmBlocksPastL2).
 template <typename P>
@@ -147,11 +135,8 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const bool pitches_fit = sizeof(I) == 8 || (pitch_fits_32(x1.row_stride() * int64_t{sizeof(F)}) &&
                                               pitch_fits_32(x2.col_stride() * int64_t{sizeof(F)}));
   const bool lines = vector && a.sddmm_line_kernel && pitches_fit;
-  const bool panel_tiles =
-      has_panel_tiles<P>() && vector && line_bytes == 128 && !a.panels.tile_offsets.empty() && !tensor;
   const SddmmKernel kernel = !vector                                   ? SddmmKernel::kStrided
                              : lines && line_bytes == 64                ? SddmmKernel::kLine64
-                             : panel_tiles                              ? SddmmKernel::kPanelTile128
                              : lines && line_bytes == 128               ? SddmmKernel::kLine128
                              : panels && !tensor && line_bytes == 512   ? SddmmKernel::kPanel512
                              : panels && !tensor && line_bytes == 1024  ? SddmmKernel::kPanel1024
@@ -227,17 +212,14 @@ void launch_lines(const SddmmArgs<typename Config::Types, I>& args,
 // features sddmm_panel_block_entries_half), from one to sddmm_grid_max_waves, and fewer blocks
 // where they would get under 4 entries per lane group. The kernel's shared memory (64 KB for 1-KB
 // rows, 128 KB for 2-KB rows) is past the default limit: resident_grid allows it, once per device.
-// The panel-ordered entries and the call's operands, as the panel and panel tile kernels take them.
-template <typename P, typename I>
-SddmmPanelArgs<P, I> panel_args(const DevicePattern<typename P::Value, I>& a, const DenseView& x1, const DenseView& x2,
-                                void* out) {
+template <typename Config, typename I>
+void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
+                   void* out, cudaStream_t stream) {
+  using P = typename Config::Types;
   SddmmPanelArgs<P, I> args;
   args.nnz = a.nnz;
   args.rows = a.rows;
-  args.cols = a.cols;
   args.panel_offsets = a.panels.offsets.get();
-  args.tile_offsets = a.panels.tile_offsets.get();
-  args.tile_columns = a.panels.tile_columns;
   args.row = a.panels.row.get();
   args.col = a.panels.col.get();
   args.position = a.panels.position.get();
@@ -247,14 +229,6 @@ SddmmPanelArgs<P, I> panel_args(const DevicePattern<typename P::Value, I>& a, co
   args.x2 = static_cast<const typename P::Feature*>(x2.data);
   args.x2_ld = x2.ld;
   args.out = static_cast<typename P::Output*>(out);
-  return args;
-}
-
-template <typename Config, typename I>
-void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
-                   void* out, cudaStream_t stream) {
-  using P = typename Config::Types;
-  const SddmmPanelArgs<P, I> args = panel_args<P, I>(a, x1, x2, out);
   constexpr auto kKernel = sddmm_panel_kernel<Config, I>;
   const int64_t resident = resident_grid<kKernel>(Config::kThreadsPerBlock, Config::kSharedBytes);
   const int64_t block_entries =
@@ -265,20 +239,6 @@ void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, con
   const int grid = static_cast<int>(wanted < resident * waves ? wanted : resident * waves);
   kKernel<<<grid, Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args);
   check_launch("sddmm_panel_kernel");
-}
-
-// Every tile of the plan's panel order (sddmm_panel_tile_kernel.cuh), a block each (fewer than 2^31:
-// panel_tile_count); those without entries return at once. resident_grid allows the kernel's shared
-// memory where it is past the default.
-template <typename Config, typename I>
-void launch_panel_tiles(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1,
-                        const DenseView& x2, void* out, cudaStream_t stream) {
-  constexpr auto kKernel = sddmm_panel_tile_kernel<Config, I>;
-  (void)resident_grid<kKernel>(Config::kThreadsPerBlock, Config::kSharedBytes);
-  const int64_t tiles = a.panels.tile_offsets.size() - 1;
-  kKernel<<<static_cast<unsigned>(tiles), Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(
-      panel_args<typename Config::Types, I>(a, x1, x2, out));
-  check_launch("sddmm_panel_tile_kernel");
 }
 
 // The kernels' arguments for the plan's dense units (cuda/tiles.cuh).
@@ -510,12 +470,6 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
       return;
     case SddmmKernel::kLine64: launch_lines<SddmmLineConfig<P, 64>, I>(args, a, stream); return;
     case SddmmKernel::kLine128: launch_lines<SddmmLineConfig<P, 128>, I>(args, a, stream); return;
-    case SddmmKernel::kPanelTile128:
-      if constexpr (has_panel_tiles<P>()) {
-        launch_panel_tiles<SddmmPanelTileConfig<P>, I>(a, x1, x2, out, stream);
-        return;
-      }
-      break;
     case SddmmKernel::kPanel512: launch_panels<SddmmPanelConfig<P, 512>, I>(a, x1, x2, out, stream); return;
     case SddmmKernel::kPanel1024: launch_panels<SddmmPanelConfig<P, 1024>, I>(a, x1, x2, out, stream); return;
     case SddmmKernel::kPanel2048: launch_panels<SddmmPanelConfig<P, 2048>, I>(a, x1, x2, out, stream); return;

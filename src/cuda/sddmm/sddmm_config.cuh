@@ -176,38 +176,8 @@ struct SddmmPanelConfig {
   static_assert(kRowBytes == 512 || kRowBytes == 1024 || kRowBytes == 2048, "rows of 512 to 2048 bytes");
 };
 
-// The panel tile kernel (sddmm_panel_tile_kernel.cuh): float32 K = 32, whose X1 rows and X2
-// columns are one 128-byte line, on the vector path's layout, over a plan's panel order with its
-// tiles' offsets (cuda/panels.cuh: kPanelRows rows by kTileCols columns a tile). A block a tile: its
-// X2 columns and X1 rows in shared memory (40 KB), lane groups of 8 (a 16-byte piece of each line a
-// lane), kEntriesPerGroup entries a group a step. Measured in the prototype (tuning.hpp,
-// kSddmmPanelTileMinEntries; H200, 2026-12-02, uniform 8000^2 float32 K = 32, us): 8 entries a
-// group against 4 at 64 x 512 tiles 44.8 / 70.6 against 56.0 / 94.5 (3.2M / 6.4M entries); 4 blocks
-// a multiprocessor (63 registers, no spill) against 3 (the registers' bound at 8 entries without
-// __launch_bounds__) at 64 x 256 tiles 45.5 / 70.7 against 51.2 / 75.9.
-template <typename P>
-struct SddmmPanelTileConfig {
-  using Types = P;
-  using Feature = typename P::Feature;
-  using Accumulator = typename P::Accumulator;
-  static constexpr int kLineBytes = 128;
-  static constexpr int kVec = 16 / static_cast<int>(sizeof(Feature));
-  static constexpr int kK = kLineBytes / static_cast<int>(sizeof(Feature));
-  static constexpr int kLanes = kLineBytes / 16;  // lanes per entry: one 16-byte piece each
-  static constexpr int kEntriesPerGroup = 8;
-  static constexpr int kEntriesPerWarp = 32 / kLanes * kEntriesPerGroup;
-  // The halving leaves each entry's sum in kLanes / kEntriesPerGroup lanes (one): log2 of that.
-  static constexpr int kSumShift = exact_log2(kLanes / kEntriesPerGroup);
-  static constexpr int kThreadsPerBlock = 256;
-  static constexpr int kMinBlocksPerSm = 4;
-  static constexpr int kMinBlocksPerSmWideIndex = 3;  // 64-bit plan indices: not measured
-  static constexpr int kTileCols = static_cast<int>(kPanelTileCols);
-  static constexpr size_t kSharedBytes = size_t{kPanelRows + kPanelTileCols} * kLineBytes;
-  static_assert(kEntriesPerWarp <= 32, "a lane holds the coordinates of one entry of the step");
-};
-
 // One launch of the panel kernel: every plan entry, in panel order, gets out[position[e]] = value[e] *
-// dot(x1[row[e], :], x2[:, col[e]]). The panel tile kernel's launches also name the tiles.
+// dot(x1[row[e], :], x2[:, col[e]]).
 template <typename P, typename I>
 struct SddmmPanelArgs {
   using F = typename P::Feature;
@@ -215,10 +185,7 @@ struct SddmmPanelArgs {
   using O = typename P::Output;
   int64_t nnz = 0;
   int64_t rows = 0;
-  int64_t cols = 0;                        // the panel tile kernel only
   const int64_t* panel_offsets = nullptr;  // (panels + 1)
-  const int64_t* tile_offsets = nullptr;   // (tiles + 1): the panel tile kernel only
-  int64_t tile_columns = 0;                // tiles a panel: the panel tile kernel only
   const I* row = nullptr;                  // (nnz) panel order
   const I* col = nullptr;
   const I* position = nullptr;
