@@ -87,7 +87,7 @@ __device__ __forceinline__ float dot4(float4 a, float4 b) {
 
 // One block a tile. Shared memory: the slab's X2 columns (kSlabCols lines), then the panel's X1
 // rows (kPanelRows lines), each line 8 pieces of 16 bytes.
-template <int kPanelRows, int kSlabCols, int kU, int kMinBlocks, int kAhead>
+template <int kPanelRows, int kSlabCols, int kU, int kMinBlocks, int kAhead, bool kColumnSorted>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     tile_kernel(const float* __restrict__ x1, const float* __restrict__ x2, const int* __restrict__ tile_begin,
                 const uint32_t* __restrict__ packed, const float* __restrict__ val, const int* __restrict__ pos,
@@ -153,19 +153,28 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     const bool later_valid = stores && e_later + summed < end;
     ahead_scale[kAhead - 1] = later_valid ? val[e_later + summed] : 0.f;
     ahead_dst[kAhead - 1] = later_valid ? pos[e_later + summed] : 0;
+    // Row-sorted tiles read an X1 piece where the row changes and an X2 piece an entry;
+    // column-sorted ones (kColumnSorted: the library's panel order) the other way round.
     float4 row_piece[kU], col_piece[kU];
-    uint32_t row_before = 0xffffffffu;
+    uint32_t kept_before = 0xffffffffu;
 #pragma unroll
     for (int u = 0; u < kU; ++u) {
       const uint32_t p = __shfl_sync(0xffffffffu, mine, group_first + u);
       const uint32_t r = p >> 16;
-      if (u == 0 || r != row_before) {
+      const uint32_t c = p & 0xffffu;
+      const uint32_t kept = kColumnSorted ? c : r;
+      float4& kept_piece = kColumnSorted ? col_piece[u] : row_piece[u];
+      if (u == 0 || kept != kept_before) {
+        kept_piece = kColumnSorted ? x2s[c * kPieces + group_lane] : x1s[r * kPieces + group_lane];
+      } else {
+        kept_piece = kColumnSorted ? col_piece[u - 1] : row_piece[u - 1];
+      }
+      kept_before = kept;
+      if (kColumnSorted) {
         row_piece[u] = x1s[r * kPieces + group_lane];
       } else {
-        row_piece[u] = row_piece[u - 1];
+        col_piece[u] = x2s[c * kPieces + group_lane];
       }
-      row_before = r;
-      col_piece[u] = x2s[(p & 0xffffu) * kPieces + group_lane];
     }
     float partial[kU];
 #pragma unroll
@@ -208,7 +217,7 @@ struct TilePlan {
   std::vector<int> pos;
 };
 
-TilePlan plan_tiles(const Matrix& m, int panel_rows, int slab_cols) {
+TilePlan plan_tiles(const Matrix& m, int panel_rows, int slab_cols, bool column_sorted) {
   TilePlan t;
   const int panels = (m.rows + panel_rows - 1) / panel_rows;
   t.slabs = (m.cols + slab_cols - 1) / slab_cols;
@@ -230,6 +239,25 @@ TilePlan plan_tiles(const Matrix& m, int panel_rows, int slab_cols) {
         static_cast<uint32_t>(m.row[e] % panel_rows) << 16 | static_cast<uint32_t>(m.col[e] % slab_cols);
     t.val[static_cast<size_t>(at)] = m.val[e];
     t.pos[static_cast<size_t>(at)] = static_cast<int>(e);
+  }
+  if (column_sorted) {  // (column, row) within each tile, as the library's panel order has them
+    std::vector<size_t> order;
+    for (int tile = 0; tile < t.tiles; ++tile) {
+      const size_t b = static_cast<size_t>(t.tile_begin[static_cast<size_t>(tile)]);
+      const size_t e = static_cast<size_t>(t.tile_begin[static_cast<size_t>(tile) + 1]);
+      order.resize(e - b);
+      std::iota(order.begin(), order.end(), b);
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t x, size_t y) { return (t.packed[x] & 0xffffu) < (t.packed[y] & 0xffffu); });
+      const std::vector<uint32_t> packed(t.packed.begin() + b, t.packed.begin() + e);
+      const std::vector<float> val(t.val.begin() + b, t.val.begin() + e);
+      const std::vector<int> pos(t.pos.begin() + b, t.pos.begin() + e);
+      for (size_t i = 0; i < order.size(); ++i) {
+        t.packed[b + i] = packed[order[i] - b];
+        t.val[b + i] = val[order[i] - b];
+        t.pos[b + i] = pos[order[i] - b];
+      }
+    }
   }
   return t;
 }
@@ -283,13 +311,14 @@ std::vector<float> download(const float* device, size_t n) {
 
 struct Form {
   int panel_rows, slab_cols, u, min_blocks, ahead;
+  bool column_sorted;
   void (*kernel)(const float*, const float*, const int*, const uint32_t*, const float*, const int*, float*, int, int,
                  int);
 };
 
-template <int kR, int kC, int kU, int kMinBlocks, int kAhead>
+template <int kR, int kC, int kU, int kMinBlocks, int kAhead, bool kColumnSorted = false>
 Form form() {
-  return {kR, kC, kU, kMinBlocks, kAhead, tile_kernel<kR, kC, kU, kMinBlocks, kAhead>};
+  return {kR, kC, kU, kMinBlocks, kAhead, kColumnSorted, tile_kernel<kR, kC, kU, kMinBlocks, kAhead, kColumnSorted>};
 }
 
 }  // namespace
@@ -305,9 +334,11 @@ int main() {
   // 128 rows and 1024 columns slower (2 and 1 blocks a multiprocessor). e68 (loaded a step ahead):
   // 128 x 256 u8 at 3 blocks best everywhere (1.92M 29.5, 3.2M 40.1, 6.4M 67.3 us), 64 x 256 u8
   // 36.4 / 45.5 / 70.7, 64 x 128 and 32 x 256 slower still.
-  const std::vector<Form> forms = {form<128, 256, 8, 3, 1>(), form<128, 256, 8, 3, 2>(), form<256, 128, 8, 3, 2>(),
-                                   form<256, 256, 8, 3, 2>(), form<256, 256, 8, 3, 1>(), form<128, 128, 8, 4, 2>(),
-                                   form<128, 512, 8, 2, 2>(), form<128, 256, 8, 3, 3>()};
+  // e69: two steps ahead no better (128 x 256 a2 30.1 / 35.0 / 40.3 / 68.3 against a1 29.5 / 34.6 /
+  // 39.8 / 67.1); 256 x 256, 256 x 128, 128 x 128 and 128 x 512 slower. e71: row- against
+  // column-sorted tiles (the library's panel order sorts them by column: its kernel lost, e70).
+  const std::vector<Form> forms = {form<64, 256, 8, 4, 1>(), form<64, 256, 8, 4, 1, true>(), form<128, 256, 8, 3, 1>(),
+                                   form<128, 256, 8, 3, 1, true>()};
   for (const Form& f : forms) {
     const int bytes = (f.slab_cols + f.panel_rows) * kPieces * 16;
     CHECK_CUDA(cudaFuncSetAttribute(f.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
@@ -419,7 +450,7 @@ int main() {
     for (size_t e = 0; e < nnz; ++e) got[e] *= m.val[e];
     const double err_cusp = largest_error(got, ref, mag);
     for (const Form& f : forms) {
-      const TilePlan t = plan_tiles(m, f.panel_rows, f.slab_cols);
+      const TilePlan t = plan_tiles(m, f.panel_rows, f.slab_cols, f.column_sorted);
       std::vector<int*> begin_d(sets), pos_d(sets);
       std::vector<uint32_t*> packed_d(sets);
       std::vector<float*> val_d(sets);
@@ -443,8 +474,8 @@ int main() {
       int resident = 0;
       CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, f.kernel, kThreads, bytes));
       char label[40];
-      std::snprintf(label, sizeof(label), "%dx%d u%d a%d b%d r%d", f.panel_rows, f.slab_cols, f.u, f.ahead,
-                    f.min_blocks, resident);
+      std::snprintf(label, sizeof(label), "%dx%d u%d a%d b%d r%d %s", f.panel_rows, f.slab_cols, f.u, f.ahead,
+                    f.min_blocks, resident, f.column_sorted ? "col" : "row");
       std::printf("%-20s %-22s %10.2f %10.2f %10.2f %8.2f %8.2f %9.1e %9.1e %9.1e\n", name.c_str(), label, tile_us,
                   ours_us, cusp_us, ours_us / tile_us, cusp_us / tile_us, err_tile, err_ours, err_cusp);
       std::fflush(stdout);
