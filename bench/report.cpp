@@ -135,6 +135,7 @@ std::vector<std::pair<std::string, std::string>> fields(const Record& r, bool js
       {"gemm_status", text(r.gemm_status)},
       {"tensor_core_share", number(r.tensor_core_share)},
       {"tensor_core_kernel", text(r.tensor_core_kernel)},
+      {"cuda_core_kernel", text(r.cuda_core_kernel)},
       {"bytes", number(r.bytes)},
       {"ours_gbs", number(r.ours_gbs)},
       {"ours_pct_bw", number(r.ours_pct_bw)},

@@ -42,6 +42,8 @@ struct Record {
   // With a share: SDDMM "units", "squares", "wgmma-squares" or "wgmma-walk"; SpMM "spmm-units"
   // (src/core/plan_stats.hpp)
   std::string tensor_core_kernel;
+  // SDDMM: the CUDA-core kernel ("entries", "line", "tile", "panel", ...: src/core/plan_stats.hpp)
+  std::string cuda_core_kernel;
   double bytes = 0;  // credited bytes (bytes_model.hpp), with the precision's element sizes
   double ours_gbs = NAN;
   double ours_pct_bw = NAN;      // of the measured copy bandwidth

@@ -32,6 +32,7 @@ Record run_sddmm_case(const HostMatrix& m, int64_t k, const Precision& precision
         static_cast<double>(sddmm::tensor_core_entries(pattern.plans->handle(0), k, precision.features));
     record.tensor_core_share = entries / static_cast<double>(m.nnz);
     record.tensor_core_kernel = sddmm::tensor_core_kernel(pattern.plans->handle(0), k, precision.features);
+    record.cuda_core_kernel = sddmm::cuda_core_kernel(pattern.plans->handle(0), k, precision.features);
   }
   const cudaStream_t stream = ctx.stream;
   const size_t nnz = static_cast<size_t>(m.nnz);

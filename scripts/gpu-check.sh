@@ -63,7 +63,7 @@ fi
 # move, and the 16-thread x 1000-execute test takes far too long under racecheck. Every other GPU
 # test case runs in a process of its own per tool, SANITIZER_JOBS of them at once (default: the
 # CPU count, at most 16: each holds a CUDA context on the one GPU), case after case in the suite's
-# order, each case's tools together. compute-sanitizer's cost is mostly on the host and serial in a
+# order, tool by tool (below). compute-sanitizer's cost is mostly on the host and serial in a
 # process: shards of many cases, all at once, did not finish in a 10-minute call (H200,
 # 2026-11-29, 9fb280d: memcheck, initcheck and synccheck of 9 shards and racecheck of one, 28
 # processes, cut at 380 s; the same on 3 shards, 10 processes, cut at 405 s), where one process
@@ -113,9 +113,13 @@ sanitize_case() {  # "tool<TAB>case number<TAB>case name[<TAB>subcase name]": on
 export -f sanitize_case
 export build out subcases_file
 t0=$SECONDS
-for i in "${!cases[@]}"; do
-  mapfile -t subs < <([ -f "$subcases_file" ] && awk -F'\t' -v c="${cases[$i]}" '$1 == c { print $2 }' "$subcases_file")
-  for tool in "${tools[@]}"; do
+# The pool's order is tool by tool (every case under the first tool, then under the next): one tool
+# at a time ran the 139 case-tool runs that e65 had left in 518 s (H200, 2026-12-02, e67 and e68:
+# initcheck and synccheck on 47 cases each, 64-68 s, then racecheck on 45, 386 s), where the same
+# tools interleaved case by case (e65) had finished about 50 of them in 420 s.
+for tool in "${tools[@]}"; do
+  for i in "${!cases[@]}"; do
+    mapfile -t subs < <([ -f "$subcases_file" ] && awk -F'\t' -v c="${cases[$i]}" '$1 == c { print $2 }' "$subcases_file")
     if [ ${#subs[@]} -eq 0 ]; then printf '%s\t%s\t%s\n' "$tool" "$i" "${cases[$i]}"; fi
     for sub in "${subs[@]}" ${subs[0]:+"(the rest)"}; do printf '%s\t%s\t%s\t%s\n' "$tool" "$i" "${cases[$i]}" "$sub"; done
   done

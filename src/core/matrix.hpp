@@ -65,6 +65,8 @@ class Plan {
   // Entries that an SDDMM with this K and features runs on tensor cores (core/plan_stats.hpp).
   virtual int64_t tensor_core_entries(int64_t /*k*/, sddmm_dtype_t /*features*/) const { return 0; }
   virtual const char* tensor_core_kernel(int64_t /*k*/, sddmm_dtype_t /*features*/) const { return ""; }
+  // Which CUDA-core kernel an SDDMM with this K and features runs (core/plan_stats.hpp).
+  virtual const char* cuda_core_kernel(int64_t /*k*/, sddmm_dtype_t /*features*/) const { return ""; }
   // Entries that a (not transposed) SpMM with N columns and these features runs on tensor cores.
   virtual int64_t spmm_tensor_core_entries(int64_t /*n*/, sddmm_dtype_t /*features*/) const { return 0; }
 };

@@ -22,6 +22,13 @@ int64_t tensor_core_entries(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t fe
 // where none go to tensor cores.
 const char* tensor_core_kernel(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features);
 
+// Which CUDA-core kernel an SDDMM with this K and features of this dtype (output of the values'
+// type) runs, given 16-byte aligned, K-contiguous operands (choose_sddmm_kernel): "entries" (the
+// entry kernel, sddmm_kernel.cuh; "entries-k-parts" over parts of K), "line", "tile", "panel" or
+// "strided"; where tensor_core_entries is not 0, the kernel of the other entries. "" for the CPU
+// backend, a null handle and features the plan has no kernel for.
+const char* cuda_core_kernel(const sddmm_matrix_s* a, int64_t k, sddmm_dtype_t features);
+
 // Entries that an SpMM (y = A x, not transposed) with N columns and features of this dtype sends to
 // the tensor-core kernel (src/cuda/spmm/spmm_tensor_kernel.cuh), given row-major, 16-byte aligned
 // operands (choose_spmm_kernel in src/cuda/spmm/spmm.cu); 0 where it takes none.

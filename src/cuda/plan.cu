@@ -56,6 +56,9 @@ class CudaPlan final : public Plan {
   const char* tensor_core_kernel(int64_t k, sddmm_dtype_t features) const override {
     return cuda::tensor_core_kernel(*pattern_, k, features);
   }
+  const char* cuda_core_kernel(int64_t k, sddmm_dtype_t features) const override {
+    return cuda::cuda_core_kernel(*pattern_, k, features);
+  }
   int64_t spmm_tensor_core_entries(int64_t n, sddmm_dtype_t features) const override {
     return cuda::spmm_tensor_core_entries(*pattern_, n, features);
   }

@@ -100,6 +100,10 @@ int64_t sddmm_panel_block_entries(bool half_features) {
                    half_features ? kSddmmPanelBlockEntriesHalf : kSddmmPanelBlockEntries);
 }
 
+int sddmm_tiles() { return env_switch("SDDMM_SDDMM_TILES"); }
+
+int64_t sddmm_tile_min_entries() { return env_count("SDDMM_SDDMM_TILE_ENTRIES", kSddmmTileMinEntries); }
+
 bool unit_census() { return env_flag("SDDMM_UNIT_CENSUS", kUnitCensus); }
 
 double tensor_core_min_density() { return env_fraction("SDDMM_TC_MIN_DENSITY", kTensorCoreMinDensity); }

@@ -229,6 +229,18 @@ constexpr int64_t kSddmmPanelBlockEntries = 6000;
 // 0.2561 -> 0.2590), hence a threshold for 16-bit features of its own.
 constexpr int64_t kSddmmPanelBlockEntriesHalf = 3000;
 
+// SDDMM tiles (sddmm/sddmm_tile_kernel.cuh): float32 plans carry tile bounds (cuda/tile_bounds.cuh)
+// where their tiles of 128 rows x 256 columns hold at least this many entries on average and every
+// row's columns ascend; float32 calls whose X1 rows and X2 columns are one 128-byte line (K = 32)
+// then take the tile kernel instead of the line kernel. A block copies its tile's X2 columns and
+// X1 rows into shared memory once and reads both from there, so that X2 crosses the L2 once a row
+// of tiles instead of once an entry. Overridable with SDDMM_SDDMM_TILES (1: wherever the bounds are
+// not far more than the entries, 0: never) and SDDMM_SDDMM_TILE_ENTRIES (the threshold).
+// PROVISIONAL, not yet measured in the library: the stand-alone prototype of this shape
+// (bench/experiments/sddmm-tile-k32.cu, H200, 2026-12-02, uniform 8000^2 float32 K = 32, its tiles
+// in row order) beat the line kernel from 1.92M entries (952 a tile): 29.5 against 31.4 us.
+constexpr int64_t kSddmmTileMinEntries = 600;
+
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left
 // to the hardware's block scheduler; more take the persistent grid of one wave. Measured (H200,
@@ -631,6 +643,8 @@ int sddmm_k_parts();       // SDDMM_SDDMM_K_PARTS: the launches over parts of K 
 int sddmm_panels();        // SDDMM_SDDMM_PANELS: 1 or 0 when set so, else -1 (the rule)
 double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE
 int64_t sddmm_panel_block_entries(bool half_features);  // SDDMM_SDDMM_PANEL_BLOCK_ENTRIES
+int sddmm_tiles();         // SDDMM_SDDMM_TILES: 1 or 0 when set so, else -1 (the rule)
+int64_t sddmm_tile_min_entries();  // SDDMM_SDDMM_TILE_ENTRIES
 double tensor_core_min_density();  // SDDMM_TC_MIN_DENSITY
 double tensor_core_min_density_float32();  // SDDMM_TC_MIN_DENSITY_F32
 double tensor_core_min_share();  // SDDMM_TC_MIN_SHARE

@@ -20,6 +20,11 @@ void check_sddmm_suite_and_graphs() {
   for (const auto& c : graph_sddmm_cases()) check_sddmm(SDDMM_BACKEND_CUDA, c);
 }
 
+bool float32_throughout(const SddmmCase& c) {
+  return c.precision.features == SDDMM_DTYPE_FLOAT32 && c.precision.values == SDDMM_DTYPE_FLOAT32 &&
+         c.precision.output == SDDMM_DTYPE_FLOAT32;
+}
+
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -167,6 +172,56 @@ TEST_SUITE("gpu") {
     const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
     const ScopedEnv block_entries("SDDMM_SDDMM_PANEL_BLOCK_ENTRIES", "0");
     for (const auto& c : panel_row_calls) check_sddmm(SDDMM_BACKEND_CUDA, c);
+  }
+
+  TEST_CASE("gpu: the SDDMM tile kernel at float32 K = 32 (dense tiles, suite cases, real graphs)") {
+    // By default float32 plans keep tile bounds where their 128 x 256 tiles hold enough entries on
+    // average and every row's columns ascend (tuning.hpp, kSddmmTileMinEntries), and then float32
+    // calls at K = 32 on the vector path's layout take the tile kernel. First patterns the rule
+    // gives tiles to: about 10 % dense with repeated entries, the last row of tiles and the last
+    // slab partial (1000 = 7 x 128 + 104 rows, 2000 = 7 x 256 + 208 columns), int32 and int64
+    // indices, with and without values: COO in row order, CSR with X1 rows and X2 columns padded,
+    // and COO in column order (the outputs go back to the caller's places); then in shuffled
+    // order, whose rows' columns do not ascend: the plan drops its bounds and the line kernel runs.
+    // Then, with the bounds forced on every float32 plan (SDDMM_SDDMM_TILES=1), every float32 suite
+    // case and graph at K = 32 with its entries sorted by row and column: tiles of a few entries,
+    // empty tiles and rows, one-row and one-column matrices, offsets that leave the vector path.
+    uint64_t seed = 8800;
+    for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
+      for (bool values : {true, false}) {
+        const testkit::CooMatrix shuffled = random_coo(1000, 2000, 200000, seed++, values);
+        const testkit::CooMatrix in_rows = sorted_by_row(shuffled, true);
+        SddmmCase c{"dense tiles, row order", in_rows, 32, Precision{}, it};
+        check_sddmm(SDDMM_BACKEND_CUDA, c);
+        c.name = "dense tiles, CSR, padded";
+        c.csr = true;
+        c.ld_pad = 4;  // 36 floats: rows and columns stay 16-byte aligned (the vector path)
+        c.seed = seed++;
+        check_sddmm(SDDMM_BACKEND_CUDA, c);
+        c = SddmmCase{"dense tiles, column order", sorted_by_column(shuffled), 32, Precision{}, it};
+        check_sddmm(SDDMM_BACKEND_CUDA, c);
+        c = SddmmCase{"dense tiles, shuffled (no bounds kept)", shuffled, 32, Precision{}, it};
+        check_sddmm(SDDMM_BACKEND_CUDA, c);
+      }
+    }
+    const ScopedEnv tiles("SDDMM_SDDMM_TILES", "1");
+    int64_t calls = 0;
+    for (auto c : sddmm_cases()) {
+      if (c.k != 32 || !float32_throughout(c)) continue;
+      c.a = sorted_by_row(c.a, true);
+      check_sddmm(SDDMM_BACKEND_CUDA, c);
+      ++calls;
+    }
+    for (auto c : graph_sddmm_cases()) {
+      c.k = 32;
+      if (!float32_throughout(c)) continue;
+      c.a = sorted_by_row(c.a, true);
+      check_sddmm(SDDMM_BACKEND_CUDA, c);
+      c.poison_unreferenced = true;
+      check_sddmm(SDDMM_BACKEND_CUDA, c);
+      ++calls;
+    }
+    CHECK(calls > 0);
   }
 
   TEST_CASE("gpu: SpMM with L2 hints on every float32 whole-warp call (suite cases and a power-law graph)") {

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <functional>
 #include <initializer_list>
+#include <numeric>
 #include <random>
 #include <string>
 #include <utility>
@@ -401,6 +402,32 @@ void check_panel_kernel_choice() {
   }
 }
 
+// The tile kernel (src/cuda/sddmm/sddmm_tile_kernel.cuh) takes float32 calls at K = 32 where the
+// plan keeps tile bounds: the same uniform 256 x 1024 at 10 %, its entries sorted by row and
+// column (every row's columns ascend), 2 x 4 tiles of 3277 entries on average, has them by
+// default, as COO in row order and as CSR. Its lanes sum the same pieces in the same tree as the
+// line kernel's: the same bits as with the bounds off (SDDMM_SDDMM_TILES=0). At K = 64 (the entry
+// kernel) the bounds change nothing either.
+void check_tile_kernel_choice() {
+  if (sddmm::test::cuda_device_count() == 0) return;
+  Pattern p = make_uniform_pattern(256, 1024, 0.10, 2032);
+  std::vector<size_t> order(p.row.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](size_t x, size_t y) { return p.row[x] != p.row[y] ? p.row[x] < p.row[y] : p.col[x] < p.col[y]; });
+  Pattern sorted = p;
+  for (size_t i = 0; i < order.size(); ++i) sorted.row[i] = p.row[order[i]], sorted.col[i] = p.col[order[i]];
+  for (const bool csr : {false, true}) {
+    CAPTURE(csr);
+    sorted.csr = csr;
+    for (const int64_t k : {32, 64}) {
+      const Outcome chosen = check_sddmm<Fp32Split>(sorted, k, true, nullptr);
+      const Outcome no_tiles = check_sddmm<Fp32Split>(sorted, k, true, nullptr, "SDDMM_SDDMM_TILES", "0");
+      CHECK(chosen.out == no_tiles.out);
+    }
+  }
+}
+
 // The square kernel (src/cuda/sddmm/sddmm_tensor_square_kernel.cuh) takes 16-bit plans whose
 // dense units cover at least 90 % of the matrix's units (SDDMM_TC_SQUARE_COVER), at K = 256 (on
 // sm_90 devices the wgmma square kernel takes them first: off here, SDDMM_TC_WGMMA=0; next test).
@@ -573,6 +600,9 @@ TEST_SUITE("gpu") {
   TEST_CASE("gpu: tensor-core SDDMM, float32: each arithmetic where it belongs") { check_float32_arithmetic(); }
   TEST_CASE("gpu: SDDMM, float32: the panel kernel takes K = 128 / 256 before the tensor-core split") {
     check_panel_kernel_choice();
+  }
+  TEST_CASE("gpu: the SDDMM tile kernel equals the line kernel bit for bit (float32 K = 32)") {
+    check_tile_kernel_choice();
   }
   TEST_CASE("gpu: tensor-core SDDMM, float16: the dense units' fill that K asks for") {
     check_tensor_core_choice<Fp16>({{0.03, 256, false}, {0.06, 256, true}, {0.06, 32, false}});

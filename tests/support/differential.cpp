@@ -63,12 +63,14 @@ void sort_entries_by_row(std::vector<int32_t>& row, std::vector<int32_t>& col) {
   reorder_entries(row, col, order);
 }
 
-testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a, bool columns_too) {
+namespace {
+
+// The entries of `a` in the stable order that `before` (on entry indices) sorts them into.
+template <typename Before>
+testkit::CooMatrix sorted_entries(const testkit::CooMatrix& a, Before&& before) {
   std::vector<int64_t> order(static_cast<size_t>(a.nnz()));
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-    return a.row[x] != a.row[y] ? a.row[x] < a.row[y] : columns_too && a.col[x] < a.col[y];
-  });
+  std::stable_sort(order.begin(), order.end(), before);
   testkit::CooMatrix s;
   s.rows = a.rows;
   s.cols = a.cols;
@@ -78,6 +80,19 @@ testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a, bool columns_too) 
     if (!a.val.empty()) s.val.push_back(a.val[p]);
   }
   return s;
+}
+
+}  // namespace
+
+testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a, bool columns_too) {
+  return sorted_entries(a, [&](int64_t x, int64_t y) {
+    return a.row[x] != a.row[y] ? a.row[x] < a.row[y] : columns_too && a.col[x] < a.col[y];
+  });
+}
+
+testkit::CooMatrix sorted_by_column(const testkit::CooMatrix& a) {
+  return sorted_entries(
+      a, [&](int64_t x, int64_t y) { return a.col[x] != a.col[y] ? a.col[x] < a.col[y] : a.row[x] < a.row[y]; });
 }
 
 namespace {

@@ -84,6 +84,7 @@ class Rng {
 // Small pattern builders for the cases.
 testkit::CooMatrix random_coo(int64_t rows, int64_t cols, int64_t nnz, uint64_t seed, bool with_values = true);
 testkit::CooMatrix sorted_by_row(const testkit::CooMatrix& a, bool columns_too = false);  // stable
+testkit::CooMatrix sorted_by_column(const testkit::CooMatrix& a);                         // by (column, row)
 
 // Pattern-only entries (row[i], col[i]) of the tensor-core tests, reordered in place: at random
 // (a caller order the outputs must come back in), or stably by row (CSR's order).

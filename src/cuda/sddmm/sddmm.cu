@@ -11,12 +11,13 @@
 #include "cuda/sddmm/sddmm_panel_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_square_kernel.cuh"
 #include "cuda/sddmm/sddmm_tensor_kernel.cuh"
+#include "cuda/sddmm/sddmm_tile_kernel.cuh"
 #include "cuda/tuning.hpp"
 
 namespace sddmm::cuda {
 namespace {
 
-enum class SddmmKernel { kVector16, kLine64, kLine128, kPanel512, kPanel1024, kPanel2048, kStrided };
+enum class SddmmKernel { kVector16, kLine64, kLine128, kTile128, kPanel512, kPanel1024, kPanel2048, kStrided };
 
 struct SddmmChoice {
   SddmmKernel kernel;
@@ -36,6 +37,10 @@ struct SddmmChoice {
 //    measurement): a lane per 16-byte piece of the line, so that each load reads whole lines. With
 //    32-bit plan indices only where X1's row pitch and X2's column pitch are under 4 GiB (the
 //    kernel multiplies indices by them in 32 bits); other calls take kVector16.
+//  - kTile128 instead of kLine128 for float32 throughout where the plan has tile bounds
+//    (cuda/tile_bounds.cuh: float32 plans whose 128 x 256 tiles hold enough entries and whose rows'
+//    columns ascend; tuning.hpp, kSddmmTileMinEntries) and every entry is the CUDA cores': a block
+//    a tile, its X2 columns and X1 rows staged in shared memory, its entries in row order.
 //  - kPanel512 / kPanel1024 / kPanel2048 instead where K's row and column are 512, 1024 or 2048
 //    bytes (float32 K = 128 / 256 / 512, 16-bit K = 256 / 512 / 1024), the plan has a panel order
 //    (cuda/panels.cuh: built where its X2 column reads serve enough entries each; tuning.hpp) and X2
@@ -108,6 +113,13 @@ bool panel_kernel_takes(const DevicePattern<V, I>& a, int64_t line_bytes) {
          (a.sddmm_panels == 1 || a.cols * line_bytes <= a.l2_bytes);
 }
 
+// Whether the tile kernel has a build for these types: float32 throughout only, the one precision
+// measured (tuning.hpp, kSddmmTileMinEntries).
+template <typename P>
+constexpr bool has_tile_kernel() {
+  return std::is_same_v<P, Precision<float, float, float>>;
+}
+
 // Whether the entry kernel has a whole-multiprocessor build (SddmmSmBlockConfig) for these types:
 // float32 throughout only, the one precision measured (tuning.hpp, kSddmmSmBlocksPastL2).
 template <typename P>
@@ -135,8 +147,10 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const bool pitches_fit = sizeof(I) == 8 || (pitch_fits_32(x1.row_stride() * int64_t{sizeof(F)}) &&
                                               pitch_fits_32(x2.col_stride() * int64_t{sizeof(F)}));
   const bool lines = vector && a.sddmm_line_kernel && pitches_fit;
+  const bool tiles = has_tile_kernel<P>() && lines && line_bytes == 128 && !a.tile_bounds.empty() && !tensor;
   const SddmmKernel kernel = !vector                                   ? SddmmKernel::kStrided
                              : lines && line_bytes == 64                ? SddmmKernel::kLine64
+                             : tiles                                    ? SddmmKernel::kTile128
                              : lines && line_bytes == 128               ? SddmmKernel::kLine128
                              : panels && !tensor && line_bytes == 512   ? SddmmKernel::kPanel512
                              : panels && !tensor && line_bytes == 1024  ? SddmmKernel::kPanel1024
@@ -239,6 +253,34 @@ void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, con
   const int grid = static_cast<int>(wanted < resident * waves ? wanted : resident * waves);
   kKernel<<<grid, Config::kThreadsPerBlock, Config::kSharedBytes, stream>>>(args);
   check_launch("sddmm_panel_kernel");
+}
+
+// Every tile of the plan's tile bounds (sddmm_tile_kernel.cuh), a block each (fewer than 2^31:
+// tile_count, by the plan's rule); those without entries return once their bounds are read.
+// resident_grid allows the kernel's shared memory, past the default, once per device.
+template <typename Config, typename I>
+void launch_tiles(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
+                  void* out, cudaStream_t stream) {
+  using P = typename Config::Types;
+  SddmmTileArgs<P, I> args;
+  args.rows = a.rows;
+  args.cols = a.cols;
+  args.slabs = a.tile_bounds.slabs;
+  args.bounds = a.tile_bounds.bounds.get();
+  args.entry_col = a.entry_col.get();
+  args.entry_value = a.entry_value.get();
+  args.caller_position = a.caller_position.get();
+  args.x1 = static_cast<const typename P::Feature*>(x1.data);
+  args.x1_ld = x1.ld;
+  args.x2 = static_cast<const typename P::Feature*>(x2.data);
+  args.x2_ld = x2.ld;
+  args.out = static_cast<typename P::Output*>(out);
+  constexpr auto kKernel = sddmm_tile_kernel<Config, I>;
+  constexpr size_t kShared = tile_kernel_shared_bytes<Config, EntryIndex<I>>();
+  (void)resident_grid<kKernel>(Config::kThreadsPerBlock, kShared);
+  const int64_t tiles = tile_count(a.rows, a.cols);
+  kKernel<<<static_cast<unsigned>(tiles), Config::kThreadsPerBlock, kShared, stream>>>(args);
+  check_launch("sddmm_tile_kernel");
 }
 
 // The kernels' arguments for the plan's dense units (cuda/tiles.cuh).
@@ -470,6 +512,12 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
       return;
     case SddmmKernel::kLine64: launch_lines<SddmmLineConfig<P, 64>, I>(args, a, stream); return;
     case SddmmKernel::kLine128: launch_lines<SddmmLineConfig<P, 128>, I>(args, a, stream); return;
+    case SddmmKernel::kTile128:
+      if constexpr (has_tile_kernel<P>()) {
+        launch_tiles<SddmmTileConfig<P>, I>(a, x1, x2, out, stream);
+        return;
+      }
+      break;
     case SddmmKernel::kPanel512: launch_panels<SddmmPanelConfig<P, 512>, I>(a, x1, x2, out, stream); return;
     case SddmmKernel::kPanel1024: launch_panels<SddmmPanelConfig<P, 1024>, I>(a, x1, x2, out, stream); return;
     case SddmmKernel::kPanel2048: launch_panels<SddmmPanelConfig<P, 2048>, I>(a, x1, x2, out, stream); return;
@@ -510,6 +558,39 @@ const char* tensor_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dt
   return "units";
 }
 
+// The plan-stats name of each kernel (core/plan_stats.hpp).
+const char* kernel_name(SddmmKernel kernel) {
+  switch (kernel) {
+    case SddmmKernel::kVector16: return "entries";
+    case SddmmKernel::kLine64:
+    case SddmmKernel::kLine128: return "line";
+    case SddmmKernel::kTile128: return "tile";
+    case SddmmKernel::kPanel512:
+    case SddmmKernel::kPanel1024:
+    case SddmmKernel::kPanel2048: return "panel";
+    case SddmmKernel::kStrided: return "strided";
+  }
+  return "";
+}
+
+template <typename V, typename I>
+const char* cuda_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features) {
+  const bool half_features = features == SDDMM_DTYPE_FLOAT16 || features == SDDMM_DTYPE_BFLOAT16;
+  if (k <= 0 || !(features == dtype_of<V>() || (half_features && std::is_same_v<V, float>))) return "";
+  // A call of this K on the vector path's layout: X1 row-major and X2 column-major, pitches K, at
+  // an aligned address that choose_sddmm_kernel only tests, never reads.
+  DenseView x1, x2;
+  x1.data = x2.data = reinterpret_cast<void*>(uintptr_t{256});
+  x1.rows = a.rows, x1.cols = k, x1.ld = k, x1.layout = SDDMM_LAYOUT_ROW_MAJOR, x1.dtype = features;
+  x2.rows = k, x2.cols = a.cols, x2.ld = k, x2.layout = SDDMM_LAYOUT_COL_MAJOR, x2.dtype = features;
+  const char* name = "";
+  dispatch_precision<V>(features, std::is_same_v<V, float> ? SDDMM_DTYPE_FLOAT32 : dtype_of<V>(), [&](auto precision) {
+    const SddmmChoice choice = choose_sddmm_kernel<decltype(precision), I>(a, x1, x2);
+    name = choice.k_parts > 1 ? "entries-k-parts" : kernel_name(choice.kernel);
+  });
+  return name;
+}
+
 template <typename V, typename I>
 void prepare_tensor_cores(const DevicePattern<V, I>& a) {
   const bool allow_tf32 = a.allow_tf32;
@@ -539,6 +620,7 @@ void prepare_tensor_cores(const DevicePattern<V, I>& a) {
                                 cudaStream_t);                                                                         \
   template int64_t tensor_core_entries<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);                     \
   template const char* tensor_core_kernel<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);                  \
+  template const char* cuda_core_kernel<V, I>(const DevicePattern<V, I>&, int64_t, sddmm_dtype_t);                    \
   template void prepare_tensor_cores<V, I>(const DevicePattern<V, I>&);
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int32_t)
 SDDMM_INSTANTIATE_RUN_SDDMM(float, int64_t)

@@ -25,6 +25,11 @@ int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype
 template <typename V, typename I>
 const char* tensor_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features);
 
+// Which CUDA-core kernel such a call runs (core/plan_stats.hpp): "entries", "entries-k-parts",
+// "line", "tile", "panel" or "strided"; "" for features the plan's values have no kernel for.
+template <typename V, typename I>
+const char* cuda_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features);
+
 // Allows the tensor-core kernels of a plan with value type V the shared memory they need, on the
 // current device (cudaFuncSetAttribute, per function and context): called by plan creation when
 // it lists dense units, so that execution does nothing but launch.

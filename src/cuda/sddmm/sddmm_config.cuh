@@ -7,6 +7,7 @@
 
 #include "cuda/panels.cuh"
 #include "cuda/sddmm/sddmm_wgmma.cuh"
+#include "cuda/tile_bounds.cuh"
 #include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
@@ -195,6 +196,56 @@ struct SddmmPanelArgs {
   const F* x2 = nullptr;                   // x2(k, j) = x2[j * x2_ld + k]
   int64_t x2_ld = 0;
   O* out = nullptr;                        // caller order
+};
+
+// The tile kernel (sddmm_tile_kernel.cuh): float32 K = 32, whose X1 rows and X2 columns are one
+// 128-byte line, on the vector path's layout, over a plan's tile bounds (cuda/tile_bounds.cuh: a
+// tile is kTileRows rows by kTileCols columns). A block a tile: its X2 columns and X1 rows in
+// shared memory (48 KB), then the tile's entries in row order, lane groups of 8 (a 16-byte piece of
+// each line a lane), kEntriesPerGroup entries a group a step. Measured in the stand-alone
+// prototype (bench/experiments/sddmm-tile-k32.cu; H200, 2026-12-02, uniform 8000^2 float32 K = 32,
+// us, 3.2M / 6.4M entries): 8 entries a group against 4 at 64 x 512 tiles 44.8 / 70.6 against
+// 56.0 / 94.5; at 128 x 256 tiles three blocks a multiprocessor (the shared memory's bound)
+// 39.8 / 67.1; loading coordinates two steps ahead instead of one did not help.
+template <typename P>
+struct SddmmTileConfig {
+  using Types = P;
+  using Feature = typename P::Feature;
+  using Accumulator = typename P::Accumulator;
+  static constexpr int kLineBytes = 128;
+  static constexpr int kVec = 16 / static_cast<int>(sizeof(Feature));
+  static constexpr int kLanes = kLineBytes / 16;  // lanes per entry: one 16-byte piece each
+  static constexpr int kEntriesPerGroup = 8;
+  static constexpr int kEntriesPerWarp = 32 / kLanes * kEntriesPerGroup;
+  // The halving leaves each entry's sum in kLanes / kEntriesPerGroup lanes (one): log2 of that.
+  static constexpr int kSumShift = exact_log2(kLanes / kEntriesPerGroup);
+  static constexpr int kThreadsPerBlock = 256;
+  static constexpr int kMinBlocksPerSm = 3;
+  static constexpr int kTileRows = static_cast<int>(sddmm::cuda::kTileRows);
+  static constexpr int kTileCols = static_cast<int>(sddmm::cuda::kTileCols);
+  static constexpr size_t kLinesBytes = size_t{kTileRows + kTileCols} * kLineBytes;
+  static_assert(kEntriesPerWarp == 32, "a lane holds the coordinates of one entry of the step");
+};
+
+// One launch of the tile kernel: every plan entry, a block per tile of the plan's tile bounds, gets
+// out[caller_position[e]] = entry_value[e] * dot(x1[row, :], x2[:, entry_col[e]]).
+template <typename P, typename I>
+struct SddmmTileArgs {
+  using F = typename P::Feature;
+  using V = typename P::Value;
+  using O = typename P::Output;
+  int64_t rows = 0;
+  int64_t cols = 0;
+  int64_t slabs = 0;                   // tiles a row of tiles
+  const I* bounds = nullptr;           // ((slabs + 1) x rows) cuda/tile_bounds.cuh
+  const I* entry_col = nullptr;        // (plan entries) row order
+  const V* entry_value = nullptr;      // (plan entries) or nullptr: ones
+  const I* caller_position = nullptr;  // (plan entries) or nullptr: identity
+  const F* x1 = nullptr;               // x1(i, k) = x1[i * x1_ld + k]
+  int64_t x1_ld = 0;
+  const F* x2 = nullptr;               // x2(k, j) = x2[j * x2_ld + k]
+  int64_t x2_ld = 0;
+  O* out = nullptr;                    // caller order
 };
 
 // One launch: every stored entry e (in plan order, or those of entry_list) gets out[caller_position[e]] =
