@@ -18,7 +18,7 @@
 namespace sddmm::cuda {
 
 // The tile's shape: 128 rows of X1 and 256 columns of X2 of 128 bytes (float32 K = 32) are 48 KB
-// of shared memory, three blocks a multiprocessor. Measured in the stand-alone prototype
+// of shared memory: four blocks a multiprocessor (ncu, e73). Measured in the stand-alone prototype
 // (bench/experiments/sddmm-tile-k32.cu, H200, 2026-12-02, uniform 8000^2 float32 K = 32, medians
 // of 30, us, 1.92M / 2.56M / 3.2M / 6.4M entries, tiles in row order): 128 x 256 29.5 / 34.6 / 39.8
 // / 67.1, 64 x 256 36.0 / 40.7 / 45.5 / 70.3; the line kernel 31.4 / 40.2 / 49.5 / 92.4, cuSPARSE

@@ -236,10 +236,16 @@ constexpr int64_t kSddmmPanelBlockEntriesHalf = 3000;
 // X1 rows into shared memory once and reads both from there, so that X2 crosses the L2 once a row
 // of tiles instead of once an entry. Overridable with SDDMM_SDDMM_TILES (1: wherever the bounds are
 // not far more than the entries, 0: never) and SDDMM_SDDMM_TILE_ENTRIES (the threshold).
-// PROVISIONAL, not yet measured in the library: the stand-alone prototype of this shape
-// (bench/experiments/sddmm-tile-k32.cu, H200, 2026-12-02, uniform 8000^2 float32 K = 32, its tiles
-// in row order) beat the line kernel from 1.92M entries (952 a tile): 29.5 against 31.4 us.
-constexpr int64_t kSddmmTileMinEntries = 600;
+// Measured (H200, 2026-12-02, e72 / e73: one build, tiles off / forced on, two rounds each,
+// medians, float32 K = 32, uniform 8000^2, 2016 tiles; us): 640k (317 entries a tile) 14.3 / 26.9,
+// 1.28M (635) 23.2 / 33.5, 1.92M (952) 31.4 / 39.9, 2.56M (1270) 40.4 / 47.6, 3.2M (1587) 48.8 /
+// 54.0, 6.4M (3175) 92.4 / 89.5 (cuSPARSE 16.5 / 29.0 / 37.0 / 44.3 / 52.1 / 89.2): the tiles win
+// at 6.4M alone, hence 3000. The stand-alone prototype of the same shape, whose tiles carry their
+// entries' coordinates in tile order (12 bytes an entry), ran 29.4 / 35.1 / 40.2 / 67.3 us from
+// 1.92M in the same process (e73): this kernel's row search and index arithmetic per entry make it
+// issue-bound (ncu, 1.92M: 0.72 warps issued per scheduler a cycle, 12.8 warp instructions an
+// entry, 4 blocks a multiprocessor).
+constexpr int64_t kSddmmTileMinEntries = 3000;
 
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left

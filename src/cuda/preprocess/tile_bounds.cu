@@ -1,5 +1,5 @@
 // The tile bounds (cuda/tile_bounds.cuh): a thread per (slab, row), a binary search of the row's
-// ascending columns for the slab's first. (slabs + 1) x rows threads, at most about a fifth of the
+// ascending columns for the slab's first. (slabs + 1) x rows threads, about a twentieth of the
 // entries where the rule builds them (tuning.hpp, kSddmmTileMinEntries): a few microseconds.
 #include <cstdint>
 

@@ -205,8 +205,8 @@ struct SddmmPanelArgs {
 // each line a lane), kEntriesPerGroup entries a group a step. Measured in the stand-alone
 // prototype (bench/experiments/sddmm-tile-k32.cu; H200, 2026-12-02, uniform 8000^2 float32 K = 32,
 // us, 3.2M / 6.4M entries): 8 entries a group against 4 at 64 x 512 tiles 44.8 / 70.6 against
-// 56.0 / 94.5; at 128 x 256 tiles three blocks a multiprocessor (the shared memory's bound)
-// 39.8 / 67.1; loading coordinates two steps ahead instead of one did not help.
+// 56.0 / 94.5; at 128 x 256 tiles 39.8 / 67.1; loading coordinates two steps ahead instead of one
+// did not help. In the library the kernel takes four blocks a multiprocessor (ncu, e73).
 template <typename P>
 struct SddmmTileConfig {
   using Types = P;
@@ -221,6 +221,10 @@ struct SddmmTileConfig {
   static constexpr int kSumShift = exact_log2(kLanes / kEntriesPerGroup);
   static constexpr int kThreadsPerBlock = 256;
   static constexpr int kMinBlocksPerSm = 3;
+  // Steps whose coordinates a lane holds loaded ahead: 1. Measured (e73, the tuning.hpp run of
+  // kSddmmTileMinEntries, us, 640k / 3.2M / 6.4M): 1 step 26.9 / 54.0 / 89.5, 2 steps 28.5 / 56.9 /
+  // 92.1, 4 steps 32.0 / 61.2 / 101.0.
+  static constexpr int kStepsAhead = 1;
   static constexpr int kTileRows = static_cast<int>(sddmm::cuda::kTileRows);
   static constexpr int kTileCols = static_cast<int>(sddmm::cuda::kTileCols);
   static constexpr size_t kLinesBytes = size_t{kTileRows + kTileCols} * kLineBytes;

@@ -125,7 +125,8 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
   const int group_first = lane / kLanes * kU;  // the warp's entry of the group's slot 0
   const E last = total - 1;                    // past the tile's end a lane loads the last entry's and stores nothing
   // Lane l's entry of a step: its coordinates (row << 8 | column, tile-local), value and output
-  // place, loaded a step ahead (the first while the copies land).
+  // place, loaded kAhead steps ahead (the first ones while the copies land).
+  constexpr int kAhead = Config::kStepsAhead;
   const auto load_entry = [&](E j, int& packed, Acc& scale, E& dst) {
     const E at = j < last ? j : last;
     const int r = run_of<kRows>(run_start, at);
@@ -135,18 +136,28 @@ __global__ void __launch_bounds__(Config::kThreadsPerBlock, Config::kMinBlocksPe
     dst = a.caller_position != nullptr ? static_cast<E>(a.caller_position[e]) : e;
   };
   E at = E(warp * Config::kEntriesPerWarp);
-  int next_packed;
-  Acc next_scale;
-  E next_dst;
-  load_entry(at + E(lane), next_packed, next_scale, next_dst);
+  int ahead_packed[kAhead];
+  Acc ahead_scale[kAhead];
+  E ahead_dst[kAhead];
+#pragma unroll
+  for (int s = 0; s < kAhead; ++s) {
+    load_entry(at + E(s) * kStride + E(lane), ahead_packed[s], ahead_scale[s], ahead_dst[s]);
+  }
   wait_copies<0>();
   __syncthreads();
   for (; at < total; at += kStride) {
-    const int packed_held = next_packed;
-    const Acc scale = next_scale;
-    const E dst = next_dst;
+    const int packed_held = ahead_packed[0];
+    const Acc scale = ahead_scale[0];
+    const E dst = ahead_dst[0];
     const bool valid = at + E(lane) < total;
-    load_entry(at + kStride + E(lane), next_packed, next_scale, next_dst);
+#pragma unroll
+    for (int s = 0; s + 1 < kAhead; ++s) {
+      ahead_packed[s] = ahead_packed[s + 1];
+      ahead_scale[s] = ahead_scale[s + 1];
+      ahead_dst[s] = ahead_dst[s + 1];
+    }
+    load_entry(at + E(kAhead) * kStride + E(lane), ahead_packed[kAhead - 1], ahead_scale[kAhead - 1],
+               ahead_dst[kAhead - 1]);
     Vec row_piece[kU], col_piece[kU];
     int row_before = -1;
 #pragma unroll
