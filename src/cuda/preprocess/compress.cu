@@ -23,7 +23,7 @@
 //   int64 plan, dimension >= 2^31 (k = 8):   3i + 2v + 2k + 2i = 56 + 2v
 // (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, whose sort
 // reuses the buffers of the sort by column; + i x (slabs + 1) x rows for the tile bounds,
-// cuda/tile_bounds.cuh, where the plan has them: under 0.25 i per entry by their rule). For the
+// cuda/tile_bounds.cuh, where the plan has them: about 0.04 i per entry at the rule's threshold). For the
 // 2^31 + 2^20 entries of tests/huge (CSR without values, plus the caller's 8-byte col_idx) that is
 // 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing takes 2u + 2i + 1 bytes per
 // entry of the scratch (u: bytes of a unit key, 4 or 8), about what the

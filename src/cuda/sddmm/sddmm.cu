@@ -536,10 +536,22 @@ void run_sddmm(const DevicePattern<V, I>& a, const DenseView& x1, const DenseVie
   });
 }
 
+namespace {
+
+// Whether a plan of values V has kernels for features of this dtype (dispatch_precision's set):
+// the values' own, and float16/bfloat16 on float32 plans.
+template <typename V>
+bool has_kernels_for(sddmm_dtype_t features) {
+  const bool half_features = features == SDDMM_DTYPE_FLOAT16 || features == SDDMM_DTYPE_BFLOAT16;
+  return features == dtype_of<V>() || (half_features && std::is_same_v<V, float>);
+}
+
+}  // namespace
+
 template <typename V, typename I>
 int64_t tensor_core_entries(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features) {
   const bool half_features = features == SDDMM_DTYPE_FLOAT16 || features == SDDMM_DTYPE_BFLOAT16;
-  const bool has_kernel = features == dtype_of<V>() || (half_features && std::is_same_v<V, float>);
+  const bool has_kernel = has_kernels_for<V>(features);
   const bool split = features == SDDMM_DTYPE_FLOAT32 && tensor_split(a);
   const bool strict = split || (half_features && std::is_same_v<V, float>);
   // The wgmma squares pay wherever the plan indexed its cells (units cover the matrix): they compute
@@ -575,8 +587,7 @@ const char* kernel_name(SddmmKernel kernel) {
 
 template <typename V, typename I>
 const char* cuda_core_kernel(const DevicePattern<V, I>& a, int64_t k, sddmm_dtype_t features) {
-  const bool half_features = features == SDDMM_DTYPE_FLOAT16 || features == SDDMM_DTYPE_BFLOAT16;
-  if (k <= 0 || !(features == dtype_of<V>() || (half_features && std::is_same_v<V, float>))) return "";
+  if (k <= 0 || !has_kernels_for<V>(features)) return "";
   // A call of this K on the vector path's layout: X1 row-major and X2 column-major, pitches K, at
   // an aligned address that choose_sddmm_kernel only tests, never reads.
   DenseView x1, x2;
