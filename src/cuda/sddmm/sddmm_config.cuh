@@ -221,13 +221,22 @@ struct SddmmTileConfig {
   static constexpr int kSumShift = exact_log2(kLanes / kEntriesPerGroup);
   static constexpr int kThreadsPerBlock = 256;
   static constexpr int kMinBlocksPerSm = 3;
-  // Steps whose coordinates a lane holds loaded ahead: 1. Measured (e73, the tuning.hpp run of
-  // kSddmmTileMinEntries, us, 640k / 3.2M / 6.4M): 1 step 26.9 / 54.0 / 89.5, 2 steps 28.5 / 56.9 /
-  // 92.1, 4 steps 32.0 / 61.2 / 101.0.
+  // Steps whose coordinates a lane holds loaded ahead: 1. Measured (e73, the kernel's binary search
+  // of the runs, us, 640k / 3.2M / 6.4M): 1 step 26.9 / 54.0 / 89.5, 2 steps 28.5 / 56.9 / 92.1, 4
+  // steps 32.0 / 61.2 / 101.0; with the row map (e76): 1 step 26.3 / 50.4 / 81.7, 2 steps 27.6 /
+  // 54.3 / 89.4. Staging X2 alone, X1's pieces read from the L2 where the row changes (37 KB a
+  // block), lost by half (e76: 29.4 / 85.1 / 169.8 at 5 blocks a multiprocessor, 64 registers
+  // with spills; 27.0 / 56.4 / 95.1 at 4); so did a grid of resident blocks taking tile after tile,
+  // each reading its next tile's bounds ahead (e77: 28.6 / 53.6 / 87.3 at 4 blocks, 28.5 / 57.2 /
+  // 93.5 at 3).
   static constexpr int kStepsAhead = 1;
   static constexpr int kTileRows = static_cast<int>(sddmm::cuda::kTileRows);
   static constexpr int kTileCols = static_cast<int>(sddmm::cuda::kTileCols);
   static constexpr size_t kLinesBytes = size_t{kTileRows + kTileCols} * kLineBytes;
+  // Entries whose rows the row map holds at once (a byte each): 4096, more than a tile of uniform
+  // 8000^2 at 10 % holds (3200), so that the tiles the rule gives the kernel take one map, and 53 KB a
+  // block in all leave room for four blocks a multiprocessor. Denser tiles take several maps.
+  static constexpr int kRowMapEntries = 4096;
   static_assert(kEntriesPerWarp == 32, "a lane holds the coordinates of one entry of the step");
 };
 
