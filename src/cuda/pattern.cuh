@@ -10,7 +10,7 @@
 #include "cuda/panels.cuh"
 #include "cuda/runtime.cuh"
 #include "cuda/spmm/l2_hint_rule.hpp"
-#include "cuda/tile_bounds.cuh"
+#include "cuda/tile_entries.cuh"
 #include "cuda/tiles.cuh"
 #include "cuda/tuning.hpp"
 
@@ -36,8 +36,8 @@ struct DevicePattern {
   int64_t rows = 0;
   int64_t cols = 0;
   int64_t nnz = 0;
-  DeviceArray<unsigned char> storage;  // every array below but caller_position and the tiles' (those have their own),
-                                       // and validation's flags at creation (preprocess/compress.cu)
+  DeviceArray<unsigned char> storage;  // every array below but caller_position, the tile entries and the tiles' (those
+                                       // have their own), and validation's flags at creation (preprocess/compress.cu)
   DeviceSpan<int64_t> row_offsets;   // (rows + 1) CSR offsets
   DeviceSpan<I> entry_row;           // (nnz) row of each entry, sorted by row (stable)
   DeviceSpan<I> entry_col;           // (nnz) column of each entry, same order
@@ -81,8 +81,8 @@ struct DevicePattern {
   int sddmm_panels = -1;             // SDDMM_SDDMM_PANELS: 1 panels wherever they fit, 0 never, -1 by rule
   int64_t sddmm_panel_block_entries = 0;  // the panel kernel's grid: waves giving each block this many entries
   int64_t sddmm_panel_block_entries_half = 0;  // ... where the features are 16-bit
-  TileBounds<I> tile_bounds;         // SDDMM tile kernel's (cuda/tile_bounds.cuh), where it pays and the rows ascend
-  int sddmm_tiles = -1;              // SDDMM_SDDMM_TILES: 1 tile bounds wherever they fit, 0 never, -1 by rule
+  TileEntries<T, I> tile_entries;    // SDDMM tile kernel's (cuda/tile_entries.cuh), where it pays and the rows ascend
+  int sddmm_tiles = -1;              // SDDMM_SDDMM_TILES: 1 tile entries wherever they fit, 0 never, -1 by rule
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
                                      // and, where full enough (16-bit), SpMM
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32

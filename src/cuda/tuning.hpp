@@ -229,28 +229,22 @@ constexpr int64_t kSddmmPanelBlockEntries = 6000;
 // 0.2561 -> 0.2590), hence a threshold for 16-bit features of its own.
 constexpr int64_t kSddmmPanelBlockEntriesHalf = 3000;
 
-// SDDMM tiles (sddmm/sddmm_tile_kernel.cuh): float32 plans carry tile bounds (cuda/tile_bounds.cuh)
-// where their tiles of 128 rows x 256 columns hold at least this many entries on average and every
-// row's columns ascend; float32 calls whose X1 rows and X2 columns are one 128-byte line (K = 32)
-// then take the tile kernel instead of the line kernel. A block copies its tile's X2 columns and
-// X1 rows into shared memory once and reads both from there, so that X2 crosses the L2 once a row
-// of tiles instead of once an entry. Overridable with SDDMM_SDDMM_TILES (1: wherever the bounds are
-// not far more than the entries, 0: never) and SDDMM_SDDMM_TILE_ENTRIES (the threshold).
-// Measured (H200, 2026-12-02, e72 / e73: one build, tiles off / forced on, two rounds each,
-// medians, float32 K = 32, uniform 8000^2, 2016 tiles; us): 640k (317 entries a tile) 14.3 / 26.9,
-// 1.28M (635) 23.2 / 33.5, 1.92M (952) 31.4 / 39.9, 2.56M (1270) 40.4 / 47.6, 3.2M (1587) 48.8 /
-// 54.0, 6.4M (3175) 92.4 / 89.5 (cuSPARSE 16.5 / 29.0 / 37.0 / 44.3 / 52.1 / 89.2): the tiles won
-// at 6.4M alone, hence 3000. With the row map in place of the kernel's binary search of the runs
-// (e76 / e77, same shape, us): 26.0 / 32.2 / 38.0 / 44.5 / 50.2 / 81.5 against the line kernel's
-// 14.3 / 23.2 / 31.6 / 40.4 / 49.5 / 92.9 (cuSPARSE, e75: 16.6 / 29.3 / 37.6 / 44.8 / 52.7 /
-// 90.2): still 1.4 % behind at 3.2M (1587 entries a tile) and 12 % ahead at 6.4M, so 3000 stays;
-// the crossing, by the straight line between those two, is near 1700, not measured. The fixed cost
-// a tile is the staging (48 KB a tile, 99 MB a kernel at 2016 tiles) and the bounds' prologue. The
-// stand-alone prototype of the same shape, whose tiles carry their entries' coordinates in tile
-// order (12 bytes an entry), ran 29.4 / 35.1 / 40.2 / 67.3 us from 1.92M in the same process
-// (e73): it needs no shared lookups per entry (ncu of the search kernel, 1.92M: 0.72 warps issued
-// per scheduler a cycle, 12.8 warp instructions an entry, 4 blocks a multiprocessor).
-constexpr int64_t kSddmmTileMinEntries = 3000;
+// SDDMM tiles (sddmm/sddmm_tile_kernel.cuh): float32 plans carry tile entries (cuda/tile_entries.cuh:
+// their entries again in tile order, 8 + i + v bytes each) where their tiles of 128 rows x 256
+// columns hold at least this many entries on average and every row's columns ascend; float32 calls
+// whose X1 rows and X2 columns are one 128-byte line (K = 32) then take the tile kernel instead of
+// the line kernel. A block copies its tile's X2 columns and X1 rows into shared memory once and
+// reads both from there, so that X2 crosses the L2 once a row of tiles instead of once an entry.
+// Overridable with SDDMM_SDDMM_TILES (1: wherever the tiles are not far more than the entries, 0:
+// never) and SDDMM_SDDMM_TILE_ENTRIES (the threshold).
+// Chosen from the stand-alone prototype, whose tiles carry the same arrays (bench/experiments/
+// sddmm-tile-k32.cu; H200, e73, uniform 8000^2, 2016 tiles, float32 K = 32, us): 1.92M (952
+// entries a tile) 29.4 / 2.56M 35.1 / 3.2M 40.2 / 6.4M 67.3 against the line kernel's 31.6 / 40.4 /
+// 49.5 / 92.9, about 5.4 us per 640k entries: extrapolated, 24 us at 1.28M (635 a tile) against the
+// line kernel's 23.2, hence 900 (1.92M in, 1.28M out). Before the tile entries the kernel read
+// per-row bounds and found each entry's row in shared memory (e72-e77, bench/RESULTS.md: 26.0 /
+// 32.2 / 38.0 / 44.5 / 50.2 / 81.5 us from 640k to 6.4M), which paid at 6.4M alone (threshold 3000).
+constexpr int64_t kSddmmTileMinEntries = 900;
 
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left

@@ -175,15 +175,15 @@ TEST_SUITE("gpu") {
   }
 
   TEST_CASE("gpu: the SDDMM tile kernel at float32 K = 32 (dense tiles, suite cases, real graphs)") {
-    // By default float32 plans keep tile bounds where their 128 x 256 tiles hold enough entries on
+    // By default float32 plans keep tile entries where their 128 x 256 tiles hold enough entries on
     // average and every row's columns ascend (tuning.hpp, kSddmmTileMinEntries), and then float32
     // calls at K = 32 on the vector path's layout take the tile kernel. First patterns the rule
     // gives tiles to: about 10 % dense with repeated entries, the last row of tiles and the last
     // slab partial (1000 = 7 x 128 + 104 rows, 2000 = 7 x 256 + 208 columns), int32 and int64
     // indices, with and without values: COO in row order, CSR with X1 rows and X2 columns padded,
     // and COO in column order (the outputs go back to the caller's places); then in shuffled
-    // order, whose rows' columns do not ascend: the plan drops its bounds and the line kernel runs.
-    // Then, with the bounds forced on every float32 plan (SDDMM_SDDMM_TILES=1), every float32 suite
+    // order, whose rows' columns do not ascend: the plan drops its tile entries and the line kernel
+    // runs. Then, with the tile entries forced on every float32 plan (SDDMM_SDDMM_TILES=1), every float32 suite
     // case and graph at K = 32 with its entries sorted by row and column: tiles of a few entries,
     // empty tiles and rows, one-row and one-column matrices, offsets that leave the vector path.
     uint64_t seed = 8800;
@@ -200,7 +200,7 @@ TEST_SUITE("gpu") {
         check_sddmm(SDDMM_BACKEND_CUDA, c);
         c = SddmmCase{"dense tiles, column order", sorted_by_column(shuffled), 32, Precision{}, it};
         check_sddmm(SDDMM_BACKEND_CUDA, c);
-        c = SddmmCase{"dense tiles, shuffled (no bounds kept)", shuffled, 32, Precision{}, it};
+        c = SddmmCase{"dense tiles, shuffled (no tile entries kept)", shuffled, 32, Precision{}, it};
         check_sddmm(SDDMM_BACKEND_CUDA, c);
       }
     }

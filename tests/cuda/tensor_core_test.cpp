@@ -403,11 +403,11 @@ void check_panel_kernel_choice() {
 }
 
 // The tile kernel (src/cuda/sddmm/sddmm_tile_kernel.cuh) takes float32 calls at K = 32 where the
-// plan keeps tile bounds: the same uniform 256 x 1024 at 10 %, its entries sorted by row and
+// plan keeps tile entries: the same uniform 256 x 1024 at 10 %, its entries sorted by row and
 // column (every row's columns ascend), 2 x 4 tiles of 3277 entries on average, has them by
 // default, as COO in row order and as CSR. Its lanes sum the same pieces in the same tree as the
-// line kernel's: the same bits as with the bounds off (SDDMM_SDDMM_TILES=0). At K = 64 (the entry
-// kernel) the bounds change nothing either.
+// line kernel's: the same bits as with the tile entries off (SDDMM_SDDMM_TILES=0). At K = 64 (the
+// entry kernel) they change nothing either.
 void check_tile_kernel_choice() {
   if (sddmm::test::cuda_device_count() == 0) return;
   Pattern p = make_uniform_pattern(256, 1024, 0.10, 2032);

@@ -22,8 +22,8 @@
 //   int64 plan, dimension < 2^31 (k = 4):    3i + 2v + 2k + 2i = 48 + 2v
 //   int64 plan, dimension >= 2^31 (k = 8):   3i + 2v + 2k + 2i = 56 + 2v
 // (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, whose sort
-// reuses the buffers of the sort by column; + i x (slabs + 1) x rows for the tile bounds,
-// cuda/tile_bounds.cuh, where the plan has them: about 0.04 i per entry at the rule's threshold). For the
+// reuses the buffers of the sort by column; + 4 + i + v for the tile entries, cuda/tile_entries.cuh,
+// where the plan has them: an allocation of their own, gone without where it fails). For the
 // 2^31 + 2^20 entries of tests/huge (CSR without values, plus the caller's 8-byte col_idx) that is
 // 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing takes 2u + 2i + 1 bytes per
 // entry of the scratch (u: bytes of a unit key, 4 or 8), about what the
@@ -160,7 +160,7 @@ int64_t l2_bytes(int device) {
 
 // The plan's arrays, carved from its one allocation.
 template <typename T, typename I>
-void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_panels, bool with_tile_bounds) {
+void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_panels) {
   const int64_t value_count = has_values ? p.nnz : 0;
   p.row_offsets = c.span<int64_t>(p.rows + 1);
   p.entry_row = c.span<I>(p.nnz);
@@ -172,7 +172,6 @@ void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_
   p.row_split.order = c.span<I>(p.rows);
   p.col_split.order = c.span<I>(p.cols);
   if (with_panels) lay_out_panel_order(p.panels, c, p.rows, p.nnz, has_values);
-  if (with_tile_bounds) lay_out_tile_bounds(p.tile_bounds, c, p.rows, p.cols);
 }
 
 // Row-ordered entries from entries already in row order: CSR (rows from the offsets) or sorted COO.
@@ -337,17 +336,32 @@ bool wants_panel_order(int64_t rows, int64_t cols, int64_t nnz, int64_t l2, int 
                          uniform_panel_column_reuse(rows, cols, nnz) >= sddmm_panel_min_reuse());
 }
 
-// Whether a plan carries tile bounds for the SDDMM tile kernel (cuda/tile_bounds.cuh; the kernel
+// Whether a plan carries tile entries for the SDDMM tile kernel (cuda/tile_entries.cuh; the kernel
 // and its threshold: tuning.hpp, kSddmmTileMinEntries): float32 plans whose tiles hold enough
-// entries on average, or any float32 plan with SDDMM_SDDMM_TILES=1 (`forced`) whose bounds are not
-// far more than its entries (a plan index each); never with 0. The bounds are right, and kept, only
+// entries on average, or any float32 plan with SDDMM_SDDMM_TILES=1 (`forced`) whose tiles (a plan
+// index each in the list's starts) are not far more than its entries; never with 0. The list is right, and kept, only
 // where every row's columns ascend, which creation learns at its end (build_device_pattern).
 template <typename T>
-bool wants_tile_bounds(int64_t rows, int64_t cols, int64_t nnz, int forced) {
+bool wants_tile_entries(int64_t rows, int64_t cols, int64_t nnz, int forced) {
   const int64_t tiles = tile_count(rows, cols);
   if (!std::is_same_v<T, float> || forced == 0 || nnz == 0 || tiles <= 0) return false;
-  if ((tile_slabs(cols) + 1) * rows > nnz + kTileRows * kTileCols) return false;
+  if (tiles > nnz + kTileRows * kTileCols) return false;
   return forced == 1 || nnz / tiles >= sddmm_tile_min_entries();
+}
+
+// The tile entries of a float32 plan, queued on `stream` after its row-ordered arrays; none where
+// their memory is not free (an optimisation: float32 K = 32 then takes the line kernel).
+template <typename T, typename I>
+TileEntries<T, I> tile_entries_if_free(const DevicePattern<T, I>& p, cudaStream_t stream) {
+  if constexpr (std::is_same_v<T, float>) {
+    try {
+      return build_tile_entries<T, I>(p.rows, p.cols, p.nnz, p.row_offsets.get(), p.entry_col.get(),
+                                      p.entry_value.get(), p.caller_position.get(), stream);
+    } catch (const Error& e) {
+      if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
+    }
+  }
+  return TileEntries<T, I>();
 }
 
 // Whether plan creation counts X's rows by class for the SpMM L2 hints (cuda/l2_hints.cuh): where
@@ -403,7 +417,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_panel_block_entries_half = sddmm_panel_block_entries(true);
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   p.sddmm_tiles = sddmm_tiles();
-  const bool with_tile_bounds = wants_tile_bounds<T>(info.rows, info.cols, nnz, p.sddmm_tiles);
+  const bool with_tile_entries = wants_tile_entries<T>(info.rows, info.cols, nnz, p.sddmm_tiles);
   p.spmm_l2_hints = spmm_l2_hints();
   const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
   // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
@@ -413,7 +427,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.storage = carve([&](Carver& c) {
     validation_flags = c.take<unsigned long long>(kValidationFlags);
     columns_ascending = c.take<unsigned>(1);
-    lay_out_plan(p, c, info.has_values, with_panels, with_tile_bounds);
+    lay_out_plan(p, c, info.has_values, with_panels);
     if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
   });
   queue_validation(info, input, validation_flags, stream);
@@ -478,13 +492,13 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   }
   // Whether every row's columns ascend: the float32 SpMM slab kernel asks (spmm.cu), by its rule
   // only where the entries are at least its lower threshold x cols x its blocks (one a
-  // multiprocessor) and the rows fit its warps, and the tile bounds need it: elsewhere the check's
+  // multiprocessor) and the rows fit its warps, and the tile entries need it: elsewhere the check's
   // pass, a memset and a read-back (0.02-0.08 ms of plan time, H100) would buy nothing.
   const double slab_reads = static_cast<double>(multiprocessors(info.device_id)) * static_cast<double>(info.cols);
   const bool slab_rule_may_take = static_cast<double>(nnz) >= p.spmm_slab_min_reuse.lowest() * slab_reads &&
                                   info.rows <= slab_outer_capacity(multiprocessors(info.device_id));
-  const bool check_columns =
-      std::is_same_v<T, float> && (p.spmm_slabs == 1 || (p.spmm_slabs == -1 && slab_rule_may_take) || with_tile_bounds);
+  const bool check_columns = std::is_same_v<T, float> &&
+                             (p.spmm_slabs == 1 || (p.spmm_slabs == -1 && slab_rule_may_take) || with_tile_entries);
   if (check_columns) {
     check(cudaMemsetAsync(columns_ascending, 0xFF, sizeof(unsigned), stream), "cudaMemsetAsync");
     if (nnz > 1) {
@@ -493,7 +507,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
       check_launch("check_columns_ascending_kernel");
     }
   }
-  if (with_tile_bounds) fill_tile_bounds(p.tile_bounds, info.rows, p.row_offsets.get(), p.entry_col.get(), stream);
+  if (with_tile_entries) p.tile_entries = tile_entries_if_free(p, stream);
   if (fits_int32(info.cols)) {
     build_csc<int32_t>(p, whole, stream);
   } else {
@@ -526,9 +540,9 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
   p.rows_ascending = ascending != 0;
-  // Bounds of rows whose columns do not ascend are wrong: the plan drops them (their bytes stay in
-  // its allocation) and K = 32 takes the line kernel.
-  if (!p.rows_ascending) p.tile_bounds = TileBounds<I>{};
+  // Tile entries of rows whose columns do not ascend are wrong: the plan drops them and K = 32 takes
+  // the line kernel.
+  if (!p.rows_ascending) p.tile_entries = TileEntries<T, I>();
   return p;  // the scratch goes back (cuda/creation_scratch.cuh) after the synchronisation above
 }
 

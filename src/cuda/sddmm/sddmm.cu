@@ -37,10 +37,10 @@ struct SddmmChoice {
 //    measurement): a lane per 16-byte piece of the line, so that each load reads whole lines. With
 //    32-bit plan indices only where X1's row pitch and X2's column pitch are under 4 GiB (the
 //    kernel multiplies indices by them in 32 bits); other calls take kVector16.
-//  - kTile128 instead of kLine128 for float32 throughout where the plan has tile bounds
-//    (cuda/tile_bounds.cuh: float32 plans whose 128 x 256 tiles hold enough entries and whose rows'
+//  - kTile128 instead of kLine128 for float32 throughout where the plan has tile entries
+//    (cuda/tile_entries.cuh: float32 plans whose 128 x 256 tiles hold enough entries and whose rows'
 //    columns ascend; tuning.hpp, kSddmmTileMinEntries) and every entry is the CUDA cores': a block
-//    a tile, its X2 columns and X1 rows staged in shared memory, its entries in row order.
+//    a tile, its X2 columns and X1 rows staged in shared memory, its entries in tile order.
 //  - kPanel512 / kPanel1024 / kPanel2048 instead where K's row and column are 512, 1024 or 2048
 //    bytes (float32 K = 128 / 256 / 512, 16-bit K = 256 / 512 / 1024), the plan has a panel order
 //    (cuda/panels.cuh: built where its X2 column reads serve enough entries each; tuning.hpp) and X2
@@ -147,7 +147,7 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const bool pitches_fit = sizeof(I) == 8 || (pitch_fits_32(x1.row_stride() * int64_t{sizeof(F)}) &&
                                               pitch_fits_32(x2.col_stride() * int64_t{sizeof(F)}));
   const bool lines = vector && a.sddmm_line_kernel && pitches_fit;
-  const bool tiles = has_tile_kernel<P>() && lines && line_bytes == 128 && !a.tile_bounds.empty() && !tensor;
+  const bool tiles = has_tile_kernel<P>() && lines && line_bytes == 128 && !a.tile_entries.empty() && !tensor;
   const SddmmKernel kernel = !vector                                   ? SddmmKernel::kStrided
                              : lines && line_bytes == 64                ? SddmmKernel::kLine64
                              : tiles                                    ? SddmmKernel::kTile128
@@ -255,28 +255,29 @@ void launch_panels(const DevicePattern<typename Config::Types::Value, I>& a, con
   check_launch("sddmm_panel_kernel");
 }
 
-// Every tile of the plan's tile bounds (sddmm_tile_kernel.cuh), a block each (fewer than 2^31:
-// tile_count, by the plan's rule); those without entries return once their bounds are read.
+// Every tile of the plan's tile entries (sddmm_tile_kernel.cuh), a block each (fewer than 2^31:
+// tile_count, by the plan's rule); those without entries return at once.
 // resident_grid allows the kernel's shared memory, past the default, once per device.
 template <typename Config, typename I>
 void launch_tiles(const DevicePattern<typename Config::Types::Value, I>& a, const DenseView& x1, const DenseView& x2,
                   void* out, cudaStream_t stream) {
   using P = typename Config::Types;
+  const TileEntries<typename P::Value, I>& t = a.tile_entries;
   SddmmTileArgs<P, I> args;
   args.rows = a.rows;
   args.cols = a.cols;
-  args.slabs = a.tile_bounds.slabs;
-  args.bounds = a.tile_bounds.bounds.get();
-  args.entry_col = a.entry_col.get();
-  args.entry_value = a.entry_value.get();
-  args.caller_position = a.caller_position.get();
+  args.slabs = t.slabs;
+  args.begin = t.begin.get();
+  args.local = t.local.get();
+  args.value = t.value.get();
+  args.place = t.place.get();
   args.x1 = static_cast<const typename P::Feature*>(x1.data);
   args.x1_ld = x1.ld;
   args.x2 = static_cast<const typename P::Feature*>(x2.data);
   args.x2_ld = x2.ld;
   args.out = static_cast<typename P::Output*>(out);
   constexpr auto kKernel = sddmm_tile_kernel<Config, I>;
-  constexpr size_t kShared = tile_kernel_shared_bytes<Config, EntryIndex<I>>();
+  constexpr size_t kShared = tile_kernel_shared_bytes<Config>();
   (void)resident_grid<kKernel>(Config::kThreadsPerBlock, kShared);
   const int64_t tiles = tile_count(a.rows, a.cols);
   kKernel<<<static_cast<unsigned>(tiles), Config::kThreadsPerBlock, kShared, stream>>>(args);

@@ -7,7 +7,7 @@
 
 #include "cuda/panels.cuh"
 #include "cuda/sddmm/sddmm_wgmma.cuh"
-#include "cuda/tile_bounds.cuh"
+#include "cuda/tile_entries.cuh"
 #include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
@@ -199,14 +199,15 @@ struct SddmmPanelArgs {
 };
 
 // The tile kernel (sddmm_tile_kernel.cuh): float32 K = 32, whose X1 rows and X2 columns are one
-// 128-byte line, on the vector path's layout, over a plan's tile bounds (cuda/tile_bounds.cuh: a
+// 128-byte line, on the vector path's layout, over a plan's tile entries (cuda/tile_entries.cuh: a
 // tile is kTileRows rows by kTileCols columns). A block a tile: its X2 columns and X1 rows in
 // shared memory (48 KB), then the tile's entries in row order, lane groups of 8 (a 16-byte piece of
 // each line a lane), kEntriesPerGroup entries a group a step. Measured in the stand-alone
 // prototype (bench/experiments/sddmm-tile-k32.cu; H200, 2026-12-02, uniform 8000^2 float32 K = 32,
 // us, 3.2M / 6.4M entries): 8 entries a group against 4 at 64 x 512 tiles 44.8 / 70.6 against
 // 56.0 / 94.5; at 128 x 256 tiles 39.8 / 67.1; loading coordinates two steps ahead instead of one
-// did not help. In the library the kernel takes four blocks a multiprocessor (ncu, e73).
+// did not help (e69: 40.3 / 68.3). In the library the kernel takes four blocks a multiprocessor
+// (ncu, e73).
 template <typename P>
 struct SddmmTileConfig {
   using Types = P;
@@ -221,27 +222,21 @@ struct SddmmTileConfig {
   static constexpr int kSumShift = exact_log2(kLanes / kEntriesPerGroup);
   static constexpr int kThreadsPerBlock = 256;
   static constexpr int kMinBlocksPerSm = 3;
-  // Steps whose coordinates a lane holds loaded ahead: 1. Measured (e73, the kernel's binary search
-  // of the runs, us, 640k / 3.2M / 6.4M): 1 step 26.9 / 54.0 / 89.5, 2 steps 28.5 / 56.9 / 92.1, 4
-  // steps 32.0 / 61.2 / 101.0; with the row map (e76): 1 step 26.3 / 50.4 / 81.7, 2 steps 27.6 /
-  // 54.3 / 89.4. Staging X2 alone, X1's pieces read from the L2 where the row changes (37 KB a
-  // block), lost by half (e76: 29.4 / 85.1 / 169.8 at 5 blocks a multiprocessor, 64 registers
-  // with spills; 27.0 / 56.4 / 95.1 at 4); so did a grid of resident blocks taking tile after tile,
-  // each reading its next tile's bounds ahead (e77: 28.6 / 53.6 / 87.3 at 4 blocks, 28.5 / 57.2 /
-  // 93.5 at 3).
+  // Steps whose coordinates a lane holds loaded ahead: 1. Measured in the prototype (e69, us, 1.92M
+  // / 2.56M / 3.2M / 6.4M): 1 step 29.5 / 34.6 / 39.8 / 67.1, 2 steps 30.1 / 35.0 / 40.3 / 68.3; and
+  // in the library's kernels over per-row bounds before the tile entries (e73, e76: 2 and 4 steps
+  // slower there too, bench/RESULTS.md). Staging X2 alone, X1's pieces read from the L2 where the row
+  // changes (37 KB a block), lost by half there (e76), and so did a grid of resident blocks taking
+  // tile after tile (e77).
   static constexpr int kStepsAhead = 1;
   static constexpr int kTileRows = static_cast<int>(sddmm::cuda::kTileRows);
   static constexpr int kTileCols = static_cast<int>(sddmm::cuda::kTileCols);
   static constexpr size_t kLinesBytes = size_t{kTileRows + kTileCols} * kLineBytes;
-  // Entries whose rows the row map holds at once (a byte each): 4096, more than a tile of uniform
-  // 8000^2 at 10 % holds (3200), so that the tiles the rule gives the kernel take one map, and 53 KB a
-  // block in all leave room for four blocks a multiprocessor. Denser tiles take several maps.
-  static constexpr int kRowMapEntries = 4096;
   static_assert(kEntriesPerWarp == 32, "a lane holds the coordinates of one entry of the step");
 };
 
-// One launch of the tile kernel: every plan entry, a block per tile of the plan's tile bounds, gets
-// out[caller_position[e]] = entry_value[e] * dot(x1[row, :], x2[:, entry_col[e]]).
+// One launch of the tile kernel: every plan entry, a block per tile of the plan's tile entries
+// (tile order), gets out[place[j]] = value[j] * dot(x1[row, :], x2[:, column]).
 template <typename P, typename I>
 struct SddmmTileArgs {
   using F = typename P::Feature;
@@ -249,16 +244,16 @@ struct SddmmTileArgs {
   using O = typename P::Output;
   int64_t rows = 0;
   int64_t cols = 0;
-  int64_t slabs = 0;                   // tiles a row of tiles
-  const I* bounds = nullptr;           // ((slabs + 1) x rows) cuda/tile_bounds.cuh
-  const I* entry_col = nullptr;        // (plan entries) row order
-  const V* entry_value = nullptr;      // (plan entries) or nullptr: ones
-  const I* caller_position = nullptr;  // (plan entries) or nullptr: identity
-  const F* x1 = nullptr;               // x1(i, k) = x1[i * x1_ld + k]
+  int64_t slabs = 0;                // tiles a row of tiles
+  const I* begin = nullptr;         // (tiles + 1) cuda/tile_entries.cuh
+  const uint32_t* local = nullptr;  // (plan entries) tile order: row << 8 | column, in the tile
+  const V* value = nullptr;         // (plan entries) or nullptr: ones
+  const I* place = nullptr;         // (plan entries) the output's place in the caller's order
+  const F* x1 = nullptr;            // x1(i, k) = x1[i * x1_ld + k]
   int64_t x1_ld = 0;
-  const F* x2 = nullptr;               // x2(k, j) = x2[j * x2_ld + k]
+  const F* x2 = nullptr;  // x2(k, j) = x2[j * x2_ld + k]
   int64_t x2_ld = 0;
-  O* out = nullptr;                    // caller order
+  O* out = nullptr;  // caller order
 };
 
 // One launch: every stored entry e (in plan order, or those of entry_list) gets out[caller_position[e]] =

@@ -1,0 +1,143 @@
+// The tile entries (cuda/tile_entries.cuh): a block a tile, a thread a row of it. Each thread finds
+// its row's run in the tile's columns by two binary searches of the row; the block sums the runs'
+// lengths into their starts in the tile and the entries of the tile's rows before the slab into
+// the tile's first place in the list (the entries of the rows of tiles above it are the CSR
+// offset of its first row): no pass over the whole matrix. Then its threads write the tile's
+// entries at consecutive places, each finding its entry's row by a binary search of the run
+// starts. The rule builds them at about 900 entries a tile or more (tuning.hpp): a block writes
+// many entries for its searches.
+#include <cstdint>
+
+#include "cuda/preprocess/launch.cuh"
+#include "cuda/tile_entries.cuh"
+
+namespace sddmm::cuda {
+namespace {
+
+constexpr int kRowWarps = static_cast<int>(kTileRows / 32);
+
+// The first entry of [lo, hi) whose column is at least `column`, where the row's columns ascend;
+// some entry of [lo, hi] whatever the order.
+template <typename I>
+__device__ int64_t first_at_least(const I* entry_col, int64_t lo, int64_t hi, int64_t column) {
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (static_cast<int64_t>(entry_col[mid]) < column)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// In-block sums over the tile's rows (thread r holds row r's): the exclusive scan of `run` and the
+// total of `before`, by warp shuffles and the warps' totals in shared memory.
+struct RowSums {
+  int64_t run_start = 0;  // the runs of the rows above this one
+  int64_t runs = 0;       // every row's
+  int64_t befores = 0;    // every row's
+};
+
+__device__ RowSums sum_rows(int64_t run, int64_t before) {
+  __shared__ int64_t warp_runs[kRowWarps];
+  __shared__ int64_t warp_befores[kRowWarps];
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x / 32;
+  int64_t scanned = run;
+  int64_t summed = before;
+#pragma unroll
+  for (int offset = 1; offset < 32; offset *= 2) {
+    const int64_t below = __shfl_up_sync(0xffffffffu, scanned, offset);
+    if (lane >= offset) scanned += below;
+    summed += __shfl_xor_sync(0xffffffffu, summed, offset);
+  }
+  if (lane == 31) warp_runs[warp] = scanned;
+  if (lane == 0) warp_befores[warp] = summed;
+  __syncthreads();
+  RowSums sums;
+  for (int w = 0; w < kRowWarps; ++w) {
+    if (w < warp) sums.run_start += warp_runs[w];
+    sums.runs += warp_runs[w];
+    sums.befores += warp_befores[w];
+  }
+  sums.run_start += scanned - run;
+  return sums;
+}
+
+template <typename T, typename I>
+__global__ void __launch_bounds__(kTileRows)
+    tile_entries_kernel(const int64_t* row_offsets, const I* entry_col, const T* entry_value, const I* caller_position,
+                        int64_t rows, int64_t slabs, int64_t tiles, I* begin, uint32_t* local, T* value, I* place) {
+  __shared__ int64_t run_first[kTileRows];      // the plan entry that starts row r's run
+  __shared__ int64_t run_start[kTileRows + 1];  // where row r's run starts in the tile; last: the tile's entries
+  const int64_t tile = blockIdx.x;
+  const int64_t first_row = tile / slabs * kTileRows;
+  const int64_t first_col = tile % slabs * kTileCols;
+  const int64_t row = first_row + threadIdx.x;
+  int64_t lo = 0, run = 0, before = 0;
+  if (row < rows) {
+    const int64_t start = row_offsets[row];
+    const int64_t end = row_offsets[row + 1];
+    lo = first_at_least(entry_col, start, end, first_col);
+    run = first_at_least(entry_col, lo, end, first_col + kTileCols) - lo;  // >= 0 in any order
+    before = lo - start;
+  }
+  const RowSums sums = sum_rows(run, before);
+  run_first[threadIdx.x] = lo;
+  run_start[threadIdx.x] = sums.run_start;
+  if (threadIdx.x == 0) run_start[kTileRows] = sums.runs;
+  // The tile's place: every entry of the rows above its row of tiles, then those of its rows in
+  // the slabs to its left. Its last place is at most the end of its rows' entries, in any order.
+  const int64_t base = row_offsets[first_row] + sums.befores;
+  if (threadIdx.x == 0) {
+    begin[tile] = static_cast<I>(base);
+    if (tile == tiles - 1) begin[tiles] = static_cast<I>(base + sums.runs);
+  }
+  __syncthreads();
+  for (int64_t k = threadIdx.x; k < sums.runs; k += kTileRows) {
+    int r = 0;  // the last row whose run starts at or before k (runs may be empty)
+#pragma unroll
+    for (int step = static_cast<int>(kTileRows / 2); step >= 1; step /= 2) {
+      if (run_start[r + step] <= k) r += step;
+    }
+    const int64_t e = run_first[r] + (k - run_start[r]);
+    const int64_t at = base + k;
+    // The column's offset in the slab, in [0, kTileCols) where the row's columns ascend.
+    local[at] =
+        static_cast<uint32_t>(r) << 8 | (static_cast<uint32_t>(entry_col[e]) - static_cast<uint32_t>(first_col));
+    if (value != nullptr) value[at] = entry_value[e];
+    place[at] = caller_position != nullptr ? caller_position[e] : static_cast<I>(e);
+  }
+}
+
+}  // namespace
+
+template <typename T, typename I>
+TileEntries<T, I> build_tile_entries(int64_t rows, int64_t cols, int64_t nnz, const int64_t* row_offsets,
+                                     const I* entry_col, const T* entry_value, const I* caller_position,
+                                     cudaStream_t stream) {
+  TileEntries<T, I> t;
+  const int64_t tiles = tile_count(rows, cols);
+  if (tiles <= 0 || nnz <= 0) return t;
+  t.slabs = tile_slabs(cols);
+  t.storage = carve([&](Carver& c) {
+    t.begin = c.span<I>(tiles + 1);
+    t.local = c.span<uint32_t>(nnz);
+    t.value = c.span<T>(entry_value != nullptr ? nnz : 0);
+    t.place = c.span<I>(nnz);
+  });
+  tile_entries_kernel<T, I><<<static_cast<unsigned>(tiles), kTileRows, 0, stream>>>(
+      row_offsets, entry_col, entry_value, caller_position, rows, t.slabs, tiles, t.begin.get(), t.local.get(),
+      t.value.get(), t.place.get());
+  check_launch("tile_entries_kernel");
+  return t;
+}
+
+template TileEntries<float, int32_t> build_tile_entries<float, int32_t>(int64_t, int64_t, int64_t, const int64_t*,
+                                                                        const int32_t*, const float*, const int32_t*,
+                                                                        cudaStream_t);
+template TileEntries<float, int64_t> build_tile_entries<float, int64_t>(int64_t, int64_t, int64_t, const int64_t*,
+                                                                        const int64_t*, const float*, const int64_t*,
+                                                                        cudaStream_t);
+
+}  // namespace sddmm::cuda
