@@ -8,8 +8,9 @@
 // 6.4M entries where the library's kernel over per-row bounds, finding each entry's row in shared
 // memory, ran 1.0 / 1.1x (bench/RESULTS.md). Built at creation only where the tiles hold enough
 // entries (the rule in preprocess/compress.cu, the threshold and its measurement in tuning.hpp),
-// kept only where every row's columns ascend. An allocation of its own, 8 + i bytes an entry
-// (+ v with values), which creation goes without where that memory is not free.
+// kept only where every row's columns ascend. Part of the plan's allocation: 8 + i bytes an entry
+// (+ v with values) and tiles + 1 plan indices, which creation goes without where that allocation
+// fails with them and succeeds without.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +31,6 @@ constexpr int64_t kTileCols = 256;
 
 template <typename T, typename I>
 struct TileEntries {
-  DeviceArray<unsigned char> storage;  // every array below
   DeviceSpan<I> begin;                 // (tiles + 1) tile t's entries: [begin[t], begin[t + 1]) of those below
   DeviceSpan<uint32_t> local;          // (nnz) (row - the tile's first row) << 8 | (column - its first column)
   DeviceSpan<T> value;                 // (nnz) or empty: ones
@@ -52,15 +52,25 @@ inline int64_t tile_count(int64_t rows, int64_t cols) {
   return slabs >= (int64_t{1} << 31) / panels ? -1 : panels * slabs;
 }
 
-// Allocates the tile entries of a plan of nnz entries (1 to 2^31 - 1 tiles, tile_count) and queues
-// their build on `stream`: a block a tile, which finds each of its rows' run in the tile by binary
-// searches of the row's columns, and lists the runs from the plan's row-ordered arrays
-// (entry_value and caller_position may be null: ones, identity). The list is right only where every
-// row's columns ascend (the plan drops it elsewhere); whatever the order, every write stays inside
-// the arrays. Throws OUT_OF_MEMORY where the allocation fails.
+// Lays out the tile entries of a rows x cols plan of nnz entries (1 to 2^31 - 1 tiles, tile_count)
+// on `c` (the plan's allocation).
 template <typename T, typename I>
-TileEntries<T, I> build_tile_entries(int64_t rows, int64_t cols, int64_t nnz, const int64_t* row_offsets,
-                                     const I* entry_col, const T* entry_value, const I* caller_position,
-                                     cudaStream_t stream);
+void lay_out_tile_entries(TileEntries<T, I>& t, Carver& c, int64_t rows, int64_t cols, int64_t nnz,
+                          bool has_values) {
+  t.slabs = tile_slabs(cols);
+  t.begin = c.span<I>(tile_count(rows, cols) + 1);
+  t.local = c.span<uint32_t>(nnz);
+  t.value = c.span<T>(has_values ? nnz : 0);
+  t.place = c.span<I>(nnz);
+}
+
+// Fills laid-out tile entries from the plan's CSR offsets and row-ordered arrays (entry_value and
+// caller_position may be null: ones, identity), queued on `stream`: a block a tile, which finds
+// each of its rows' run in the tile by binary searches of the row's columns and lists the runs.
+// The list is right only where every row's columns ascend (the plan drops it elsewhere); whatever
+// the order, every write stays inside the arrays.
+template <typename T, typename I>
+void fill_tile_entries(const TileEntries<T, I>& t, int64_t rows, int64_t cols, const int64_t* row_offsets,
+                       const I* entry_col, const T* entry_value, const I* caller_position, cudaStream_t stream);
 
 }  // namespace sddmm::cuda

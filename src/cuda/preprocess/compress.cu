@@ -23,7 +23,7 @@
 //   int64 plan, dimension >= 2^31 (k = 8):   3i + 2v + 2k + 2i = 56 + 2v
 // (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, whose sort
 // reuses the buffers of the sort by column; + 4 + i + v for the tile entries, cuda/tile_entries.cuh,
-// where the plan has them: an allocation of their own, gone without where it fails). For the
+// where the plan has them, gone without where the plan's allocation fails with them). For the
 // 2^31 + 2^20 entries of tests/huge (CSR without values, plus the caller's 8-byte col_idx) that is
 // 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing takes 2u + 2i + 1 bytes per
 // entry of the scratch (u: bytes of a unit key, 4 or 8), about what the
@@ -160,7 +160,7 @@ int64_t l2_bytes(int device) {
 
 // The plan's arrays, carved from its one allocation.
 template <typename T, typename I>
-void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_panels) {
+void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_panels, bool with_tile_entries) {
   const int64_t value_count = has_values ? p.nnz : 0;
   p.row_offsets = c.span<int64_t>(p.rows + 1);
   p.entry_row = c.span<I>(p.nnz);
@@ -172,6 +172,7 @@ void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_
   p.row_split.order = c.span<I>(p.rows);
   p.col_split.order = c.span<I>(p.cols);
   if (with_panels) lay_out_panel_order(p.panels, c, p.rows, p.nnz, has_values);
+  if (with_tile_entries) lay_out_tile_entries(p.tile_entries, c, p.rows, p.cols, p.nnz, has_values);
 }
 
 // Row-ordered entries from entries already in row order: CSR (rows from the offsets) or sorted COO.
@@ -349,21 +350,6 @@ bool wants_tile_entries(int64_t rows, int64_t cols, int64_t nnz, int forced) {
   return forced == 1 || nnz / tiles >= sddmm_tile_min_entries();
 }
 
-// The tile entries of a float32 plan, queued on `stream` after its row-ordered arrays; none where
-// their memory is not free (an optimisation: float32 K = 32 then takes the line kernel).
-template <typename T, typename I>
-TileEntries<T, I> tile_entries_if_free(const DevicePattern<T, I>& p, cudaStream_t stream) {
-  if constexpr (std::is_same_v<T, float>) {
-    try {
-      return build_tile_entries<T, I>(p.rows, p.cols, p.nnz, p.row_offsets.get(), p.entry_col.get(),
-                                      p.entry_value.get(), p.caller_position.get(), stream);
-    } catch (const Error& e) {
-      if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
-    }
-  }
-  return TileEntries<T, I>();
-}
-
 // Whether plan creation counts X's rows by class for the SpMM L2 hints (cuda/l2_hints.cuh): where
 // X's rows, at the narrowest that a hinted configuration takes, could exceed the L2, or wherever
 // SDDMM_SPMM_L2_HINTS=1; never with SDDMM_SPMM_L2_HINTS=0.
@@ -417,19 +403,28 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_panel_block_entries_half = sddmm_panel_block_entries(true);
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   p.sddmm_tiles = sddmm_tiles();
-  const bool with_tile_entries = wants_tile_entries<T>(info.rows, info.cols, nnz, p.sddmm_tiles);
+  bool with_tile_entries = wants_tile_entries<T>(info.rows, info.cols, nnz, p.sddmm_tiles);
   p.spmm_l2_hints = spmm_l2_hints();
   const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
   // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
   unsigned long long* validation_flags = nullptr;
   unsigned* columns_ascending = nullptr;  // read with the last synchronisation, when checked
   unsigned long long* x_class_counts = nullptr;  // the L2 hints' histograms, read with the split's counts
-  p.storage = carve([&](Carver& c) {
+  const auto lay_out = [&](Carver& c) {
     validation_flags = c.take<unsigned long long>(kValidationFlags);
     columns_ascending = c.take<unsigned>(1);
-    lay_out_plan(p, c, info.has_values, with_panels);
+    lay_out_plan(p, c, info.has_values, with_panels, with_tile_entries);
     if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
-  });
+  };
+  try {
+    p.storage = carve(lay_out);
+  } catch (const Error& e) {
+    // The tile entries are an optimisation: a plan that fits without them goes without.
+    if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY || !with_tile_entries) throw;
+    with_tile_entries = false;
+    p.tile_entries = TileEntries<T, I>();
+    p.storage = carve(lay_out);
+  }
   queue_validation(info, input, validation_flags, stream);
   const bool in_row_order = finish_validation(info, input, validation_flags, stream);
   if (in_row_order) {
@@ -507,7 +502,12 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
       check_launch("check_columns_ascending_kernel");
     }
   }
-  if (with_tile_entries) p.tile_entries = tile_entries_if_free(p, stream);
+  if constexpr (std::is_same_v<T, float>) {
+    if (with_tile_entries) {
+      fill_tile_entries(p.tile_entries, info.rows, info.cols, p.row_offsets.get(), p.entry_col.get(),
+                        p.entry_value.get(), p.caller_position.get(), stream);
+    }
+  }
   if (fits_int32(info.cols)) {
     build_csc<int32_t>(p, whole, stream);
   } else {
@@ -540,8 +540,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
   p.rows_ascending = ascending != 0;
-  // Tile entries of rows whose columns do not ascend are wrong: the plan drops them and K = 32 takes
-  // the line kernel.
+  // Tile entries of rows whose columns do not ascend are wrong: the plan drops them (their bytes stay
+  // in its allocation) and K = 32 takes the line kernel.
   if (!p.rows_ascending) p.tile_entries = TileEntries<T, I>();
   return p;  // the scratch goes back (cuda/creation_scratch.cuh) after the synchronisation above
 }

@@ -113,31 +113,19 @@ __global__ void __launch_bounds__(kTileRows)
 }  // namespace
 
 template <typename T, typename I>
-TileEntries<T, I> build_tile_entries(int64_t rows, int64_t cols, int64_t nnz, const int64_t* row_offsets,
-                                     const I* entry_col, const T* entry_value, const I* caller_position,
-                                     cudaStream_t stream) {
-  TileEntries<T, I> t;
+void fill_tile_entries(const TileEntries<T, I>& t, int64_t rows, int64_t cols, const int64_t* row_offsets,
+                       const I* entry_col, const T* entry_value, const I* caller_position, cudaStream_t stream) {
   const int64_t tiles = tile_count(rows, cols);
-  if (tiles <= 0 || nnz <= 0) return t;
-  t.slabs = tile_slabs(cols);
-  t.storage = carve([&](Carver& c) {
-    t.begin = c.span<I>(tiles + 1);
-    t.local = c.span<uint32_t>(nnz);
-    t.value = c.span<T>(entry_value != nullptr ? nnz : 0);
-    t.place = c.span<I>(nnz);
-  });
+  if (tiles <= 0 || t.local.empty()) return;
   tile_entries_kernel<T, I><<<static_cast<unsigned>(tiles), kTileRows, 0, stream>>>(
       row_offsets, entry_col, entry_value, caller_position, rows, t.slabs, tiles, t.begin.get(), t.local.get(),
       t.value.get(), t.place.get());
   check_launch("tile_entries_kernel");
-  return t;
 }
 
-template TileEntries<float, int32_t> build_tile_entries<float, int32_t>(int64_t, int64_t, int64_t, const int64_t*,
-                                                                        const int32_t*, const float*, const int32_t*,
-                                                                        cudaStream_t);
-template TileEntries<float, int64_t> build_tile_entries<float, int64_t>(int64_t, int64_t, int64_t, const int64_t*,
-                                                                        const int64_t*, const float*, const int64_t*,
-                                                                        cudaStream_t);
+template void fill_tile_entries<float, int32_t>(const TileEntries<float, int32_t>&, int64_t, int64_t, const int64_t*,
+                                                const int32_t*, const float*, const int32_t*, cudaStream_t);
+template void fill_tile_entries<float, int64_t>(const TileEntries<float, int64_t>&, int64_t, int64_t, const int64_t*,
+                                                const int64_t*, const float*, const int64_t*, cudaStream_t);
 
 }  // namespace sddmm::cuda
