@@ -237,14 +237,18 @@ constexpr int64_t kSddmmPanelBlockEntriesHalf = 3000;
 // reads both from there, so that X2 crosses the L2 once a row of tiles instead of once an entry.
 // Overridable with SDDMM_SDDMM_TILES (1: wherever the tiles are not far more than the entries, 0:
 // never) and SDDMM_SDDMM_TILE_ENTRIES (the threshold).
-// Chosen from the stand-alone prototype, whose tiles carry the same arrays (bench/experiments/
-// sddmm-tile-k32.cu; H200, e73, uniform 8000^2, 2016 tiles, float32 K = 32, us): 1.92M (952
-// entries a tile) 29.4 / 2.56M 35.1 / 3.2M 40.2 / 6.4M 67.3 against the line kernel's 31.6 / 40.4 /
-// 49.5 / 92.9, about 5.4 us per 640k entries: extrapolated, 24 us at 1.28M (635 a tile) against the
-// line kernel's 23.2, hence 900 (1.92M in, 1.28M out). Before the tile entries the kernel read
-// per-row bounds and found each entry's row in shared memory (e72-e77, bench/RESULTS.md: 26.0 /
-// 32.2 / 38.0 / 44.5 / 50.2 / 81.5 us from 640k to 6.4M), which paid at 6.4M alone (threshold 3000).
-constexpr int64_t kSddmmTileMinEntries = 900;
+// Measured (H200, uniform 8000^2, 2016 tiles, float32 K = 32, medians, us, tiles off / on; e80: one
+// build, the rule at 900 against SDDMM_SDDMM_TILES=0, two processes each; 640k and 1.28M forced on
+// in e79): 640k (317 entries a tile) 14.0 / 21.5, 1.28M (635) 23.0 / 26.1, 1.92M (952) 31.4 / 31.0,
+// 2.56M (1270) 40.3 / 36.5, 3.2M (1587) 48.9 / 41.8, 6.4M (3175) 92.5 / 68.9 (cuSPARSE 16.5 / 29.0
+// / 37.1 / 44.3 / 52.1 / 89.0). Plan creation with the list (e80, ms, off / on, the two processes):
+// 1.92M 0.481 / 0.529, 0.394 / 0.535; 2.56M 0.563 / 0.563, 0.534 / 0.540; 3.2M 0.637 / 0.661, 0.573
+// / 0.581; 6.4M 0.980 / 1.060, 0.910 / 0.975. So 1200: 1.92M would gain 1 % a call for up to 0.14
+// ms more plan time (3.3 -> 3.7x one SDDMM at K = 256), 2.56M gains 9 % and more. Before the tile
+// entries the kernel read per-row bounds and found each entry's row in shared memory (e72-e77,
+// bench/RESULTS.md: 26.0 / 32.2 / 38.0 / 44.5 / 50.2 / 81.5 us from 640k to 6.4M), which paid at
+// 6.4M alone (threshold 3000).
+constexpr int64_t kSddmmTileMinEntries = 1200;
 
 // SpMM: light rows that need at most this many waves of blocks (one row per lane group, the blocks
 // the device runs at once: cuda/occupancy.cuh) are launched a block per 256 threads' rows and left

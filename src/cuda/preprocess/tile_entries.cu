@@ -4,7 +4,7 @@
 // the tile's first place in the list (the entries of the rows of tiles above it are the CSR
 // offset of its first row): no pass over the whole matrix. Then its threads write the tile's
 // entries at consecutive places, each finding its entry's row by a binary search of the run
-// starts. The rule builds them at about 900 entries a tile or more (tuning.hpp): a block writes
+// starts. The rule builds them at 1200 entries a tile or more (tuning.hpp): a block writes
 // many entries for its searches.
 #include <cstdint>
 
