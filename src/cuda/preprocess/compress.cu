@@ -340,8 +340,9 @@ bool wants_panel_order(int64_t rows, int64_t cols, int64_t nnz, int64_t l2, int 
 // Whether a plan carries tile entries for the SDDMM tile kernel (cuda/tile_entries.cuh; the kernel
 // and its threshold: tuning.hpp, kSddmmTileMinEntries): float32 plans whose tiles hold enough
 // entries on average, or any float32 plan with SDDMM_SDDMM_TILES=1 (`forced`) whose tiles (a plan
-// index each in the list's starts) are not far more than its entries; never with 0. The list is right, and kept, only
-// where every row's columns ascend, which creation learns at its end (build_device_pattern).
+// index each in the list's starts) are not far more than its entries; never with 0. The list is
+// right, and kept, only where every row's columns ascend, which creation learns at its end
+// (build_device_pattern).
 template <typename T>
 bool wants_tile_entries(int64_t rows, int64_t cols, int64_t nnz, int forced) {
   const int64_t tiles = tile_count(rows, cols);
