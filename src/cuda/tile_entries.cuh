@@ -35,7 +35,6 @@ struct TileEntries {
   DeviceSpan<uint32_t> local;          // (nnz) (row - the tile's first row) << 8 | (column - its first column)
   DeviceSpan<T> value;                 // (nnz) or empty: ones
   DeviceSpan<I> place;                 // (nnz) the entry's place in the caller's order (its output)
-  int64_t slabs = 0;                   // tiles a row of tiles: ceil(cols / kTileCols)
   bool empty() const { return begin.empty(); }
 };
 
@@ -55,9 +54,7 @@ inline int64_t tile_count(int64_t rows, int64_t cols) {
 // Lays out the tile entries of a rows x cols plan of nnz entries (1 to 2^31 - 1 tiles, tile_count)
 // on `c` (the plan's allocation).
 template <typename T, typename I>
-void lay_out_tile_entries(TileEntries<T, I>& t, Carver& c, int64_t rows, int64_t cols, int64_t nnz,
-                          bool has_values) {
-  t.slabs = tile_slabs(cols);
+void lay_out_tile_entries(TileEntries<T, I>& t, Carver& c, int64_t rows, int64_t cols, int64_t nnz, bool has_values) {
   t.begin = c.span<I>(tile_count(rows, cols) + 1);
   t.local = c.span<uint32_t>(nnz);
   t.value = c.span<T>(has_values ? nnz : 0);

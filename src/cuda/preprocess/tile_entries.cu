@@ -9,26 +9,13 @@
 #include <cstdint>
 
 #include "cuda/preprocess/launch.cuh"
+#include "cuda/preprocess/sorted.cuh"
 #include "cuda/tile_entries.cuh"
 
 namespace sddmm::cuda {
 namespace {
 
 constexpr int kRowWarps = static_cast<int>(kTileRows / 32);
-
-// The first entry of [lo, hi) whose column is at least `column`, where the row's columns ascend;
-// some entry of [lo, hi] whatever the order.
-template <typename I>
-__device__ int64_t first_at_least(const I* entry_col, int64_t lo, int64_t hi, int64_t column) {
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (static_cast<int64_t>(entry_col[mid]) < column)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
 
 // In-block sums over the tile's rows (thread r holds row r's): the exclusive scan of `run` and the
 // total of `before`, by warp shuffles and the warps' totals in shared memory.
@@ -78,8 +65,10 @@ __global__ void __launch_bounds__(kTileRows)
   if (row < rows) {
     const int64_t start = row_offsets[row];
     const int64_t end = row_offsets[row + 1];
-    lo = first_at_least(entry_col, start, end, first_col);
-    run = first_at_least(entry_col, lo, end, first_col + kTileCols) - lo;  // >= 0 in any order
+    // Where the row's columns ascend, its first entry in the slab and the run's length; in any
+    // order, an entry of [start, end] and a length of at least 0 that stays inside the row.
+    lo = start + first_not_below(entry_col + start, end - start, first_col);
+    run = first_not_below(entry_col + lo, end - lo, first_col + kTileCols);
     before = lo - start;
   }
   const RowSums sums = sum_rows(run, before);
@@ -118,7 +107,7 @@ void fill_tile_entries(const TileEntries<T, I>& t, int64_t rows, int64_t cols, c
   const int64_t tiles = tile_count(rows, cols);
   if (tiles <= 0 || t.local.empty()) return;
   tile_entries_kernel<T, I><<<static_cast<unsigned>(tiles), kTileRows, 0, stream>>>(
-      row_offsets, entry_col, entry_value, caller_position, rows, t.slabs, tiles, t.begin.get(), t.local.get(),
+      row_offsets, entry_col, entry_value, caller_position, rows, tile_slabs(cols), tiles, t.begin.get(), t.local.get(),
       t.value.get(), t.place.get());
   check_launch("tile_entries_kernel");
 }

@@ -266,7 +266,7 @@ void launch_tiles(const DevicePattern<typename Config::Types::Value, I>& a, cons
   SddmmTileArgs<P, I> args;
   args.rows = a.rows;
   args.cols = a.cols;
-  args.slabs = t.slabs;
+  args.slabs = tile_slabs(a.cols);
   args.begin = t.begin.get();
   args.local = t.local.get();
   args.value = t.value.get();
