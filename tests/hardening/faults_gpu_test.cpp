@@ -102,16 +102,28 @@ TEST_SUITE("gpu") {
     // the measurement starts after them.
     expect_out_of_memory(huge, 3);
     expect_out_of_memory(3, huge);
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const size_t before = free_device_memory();
-    for (int i = 0; i < 3; ++i) {
-      expect_out_of_memory(huge, 3);  // fails at the plan's allocation (its row offsets), before validation
-      expect_out_of_memory(3, huge);  // the same (its column offsets)
+    // Rounds of 6 failed creations, free memory measured before and after each: memory they took
+    // and kept would leave less free after every round. More may be free after one: a failed
+    // allocation trims the creation pool (src/cuda/creation_scratch.cu), and run with -tc after
+    // the tile cases a round once ended with 32 MiB more free than it began (H200, e80). Free
+    // memory is the whole device's, which other processes move (e82: the same run beside the
+    // sanitizers saw 0.4-2.9 GB less after), so the check asks for two rounds in a row with no
+    // fall, in at most four: a release that hides a leak in one round does not in the next.
+    int rounds_without_fall = 0;
+    size_t before = 0, after = 0;
+    for (int round = 1; round <= 4 && rounds_without_fall < 2; ++round) {
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      before = free_device_memory();
+      for (int i = 0; i < 3; ++i) {
+        expect_out_of_memory(huge, 3);  // fails at the plan's allocation (its row offsets), before validation
+        expect_out_of_memory(3, huge);  // the same (its column offsets)
+      }
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      after = free_device_memory();
+      rounds_without_fall = after >= before ? rounds_without_fall + 1 : 0;
     }
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    const size_t after = free_device_memory();
-    CHECK_MESSAGE(after == before, "free device memory ", before, " bytes before 6 failed creations, ", after,
-                  " after");
+    CHECK_MESSAGE(rounds_without_fall == 2, "free device memory fell in a round of 6 failed creations: the last had ",
+                  before, " bytes before and ", after, " after");
     CHECK(cudaGetLastError() == cudaSuccess);  // no error left behind for the caller
     check_sddmm(SDDMM_BACKEND_CUDA, SddmmCase{"after OUT_OF_MEMORY", random_coo(40, 30, 200, 8300), 16});
     check_spmm(SDDMM_BACKEND_CUDA, SpmmCase{"after OUT_OF_MEMORY", random_coo(40, 30, 200, 8301), 8, true});
