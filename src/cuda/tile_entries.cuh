@@ -8,9 +8,9 @@
 // 6.4M entries where the library's kernel over per-row bounds, finding each entry's row in shared
 // memory, ran 1.0 / 1.1x (bench/RESULTS.md). Built at creation only where the tiles hold enough
 // entries (the rule in preprocess/compress.cu, the threshold and its measurement in tuning.hpp),
-// kept only where every row's columns ascend. Part of the plan's allocation: 8 + i bytes an entry
-// (+ v with values) and tiles + 1 plan indices, which creation goes without where that allocation
-// fails with them and succeeds without.
+// kept only where every row's columns ascend. Part of the plan's allocation: 4 + i bytes an entry
+// (+ v with values) and tiles + 1 plan indices, which creation goes without where it runs out of
+// device memory with them (build_device_pattern).
 #pragma once
 
 #include <cstdint>

@@ -6,12 +6,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "cuda/tuning.hpp"  // the pool's bound (creation_pool_bytes)
 #include "differential.hpp"
 #include "memory.hpp"
+#include "scoped_env.hpp"
 #include "sddmm.h"
 
 namespace sddmm::test {
@@ -51,6 +53,101 @@ void create_and_destroy(const testkit::CooMatrix& m, cudaStream_t stream) {
   CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
 }
 
+// A float32 matrix whose plan lists tile entries (cuda/tile_entries.cuh: 128 x 256 tiles of 1200
+// entries or more on average, rows' columns ascending): 8192 x 8192, an entry where a hash of (row,
+// column) falls in 1 of 20 (about 3.36M entries, 1640 a tile), in row order, with values; its
+// tile entries are 12 bytes an entry, about 40 MB.
+struct TiledMatrix {
+  static constexpr int64_t kSide = 8192;
+  std::vector<int32_t> row, col;
+  std::vector<float> val;
+  TiledMatrix() {
+    for (int64_t r = 0; r < kSide; ++r) {
+      for (int64_t c = 0; c < kSide; ++c) {
+        uint64_t h = static_cast<uint64_t>(r * kSide + c) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+        if (h % 20 != 0) continue;
+        row.push_back(static_cast<int32_t>(r));
+        col.push_back(static_cast<int32_t>(c));
+        val.push_back(static_cast<float>(static_cast<int>(h >> 40) % 13 - 6) * 0.25f);
+      }
+    }
+  }
+  int64_t nnz() const { return static_cast<int64_t>(row.size()); }
+};
+
+// Device memory taken in pieces of at most 16 GiB (halved where one cannot be had, down to 2 MiB),
+// `bytes` in all or as near as the device gives; freed on destruction.
+class Ballast {
+ public:
+  explicit Ballast(size_t bytes) {
+    size_t piece = size_t{16} << 30;
+    while (bytes >= (size_t{2} << 20) && piece >= (size_t{2} << 20)) {
+      void* p = nullptr;
+      if (cudaMalloc(&p, std::min(piece, bytes)) != cudaSuccess) {
+        (void)cudaGetLastError();
+        piece /= 2;
+        continue;
+      }
+      pieces_.push_back(p);
+      bytes -= std::min(piece, bytes);
+    }
+  }
+  ~Ballast() {
+    for (void* p : pieces_) (void)cudaFree(p);
+  }
+  Ballast(const Ballast&) = delete;
+  Ballast& operator=(const Ballast&) = delete;
+
+ private:
+  std::vector<void*> pieces_;
+};
+
+// Creates a float32 plan of `m` (arrays on the device) while about `left_free` bytes of device
+// memory are free, the rest held by a ballast taken just before and freed just after: the
+// status (SUCCESS or OUT_OF_MEMORY; any other fails the test). On SUCCESS `*kept` (when given)
+// holds the handle, else it is destroyed. The creation pool is emptied first (a failed allocation
+// trims it), so that scratch it kept from an earlier creation is not counted as taken.
+sddmm_status_t create_with_free(const Buffer& rows, const Buffer& cols, const Buffer& vals, int64_t nnz,
+                                size_t left_free, sddmm_matrix_t* kept = nullptr) {
+  expect_out_of_memory(int64_t{1} << 40, 3);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const size_t free = free_device_memory();
+  const Ballast ballast(left_free < free ? free - left_free : 0);
+  sddmm_matrix_t h = nullptr;
+  const sddmm_status_t s =
+      sddmm_create_coo(&h, TiledMatrix::kSide, TiledMatrix::kSide, nnz, rows.get(), cols.get(), SDDMM_INDEX_INT32,
+                       vals.get(), SDDMM_DTYPE_FLOAT32, SDDMM_BACKEND_CUDA, 0, 0, nullptr);
+  const std::string message = sddmm_last_error();
+  REQUIRE_MESSAGE((s == SDDMM_STATUS_SUCCESS || s == SDDMM_STATUS_OUT_OF_MEMORY), sddmm_status_string(s), ": ",
+                  message);
+  if (s == SDDMM_STATUS_SUCCESS && kept != nullptr) {
+    *kept = h;
+  } else if (s == SDDMM_STATUS_SUCCESS) {
+    CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+  }
+  return s;
+}
+
+// The least free memory, to 2 MiB, at which the plan of `m` can be created (between 0 and 1 GiB).
+size_t least_free_for_creation(const Buffer& rows, const Buffer& cols, const Buffer& vals, int64_t nnz) {
+  size_t fails = 0, works = size_t{1} << 30;
+  REQUIRE(create_with_free(rows, cols, vals, nnz, works) == SDDMM_STATUS_SUCCESS);
+  while (works - fails > (size_t{2} << 20)) {
+    const size_t mid = fails + (works - fails) / 2;
+    (create_with_free(rows, cols, vals, nnz, mid) == SDDMM_STATUS_SUCCESS ? works : fails) = mid;
+  }
+  return works;
+}
+
+// SDDMM at K = 32 (x1 row-major, x2 column-major, every value 1 / 8 apart) into `out`.
+void sddmm_k32(sddmm_matrix_t h, const Buffer& x1, const Buffer& x2, const Buffer& out) {
+  const sddmm_dense_t d1{x1.get(), TiledMatrix::kSide, 32, 32, SDDMM_LAYOUT_ROW_MAJOR, SDDMM_DTYPE_FLOAT32};
+  const sddmm_dense_t d2{x2.get(), 32, TiledMatrix::kSide, 32, SDDMM_LAYOUT_COL_MAJOR, SDDMM_DTYPE_FLOAT32};
+  REQUIRE_MESSAGE(sddmm_execute(h, &d1, &d2, out.get(), SDDMM_DTYPE_FLOAT32, nullptr) == SDDMM_STATUS_SUCCESS,
+                  sddmm_last_error());
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+}
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -127,6 +224,73 @@ TEST_SUITE("gpu") {
     CHECK(cudaGetLastError() == cudaSuccess);  // no error left behind for the caller
     check_sddmm(SDDMM_BACKEND_CUDA, SddmmCase{"after OUT_OF_MEMORY", random_coo(40, 30, 200, 8300), 16});
     check_spmm(SDDMM_BACKEND_CUDA, SpmmCase{"after OUT_OF_MEMORY", random_coo(40, 30, 200, 8301), 8, true});
+  }
+
+  // The tile entries are an optimisation (src/cuda/preprocess/compress.cu, build_device_pattern):
+  // where creation with them runs out of device memory, at the plan's allocation or at its scratch
+  // after it, it starts again without them. Measured here: the least free memory at which the plan
+  // can be created without tile entries (SDDMM_SDDMM_TILES=0), and the free memory the plan holds
+  // with them against without (about 40 MB more); then, with tile entries by the rule, creation
+  // must succeed with 8 MiB more free than the least without, where a plan with them cannot fit,
+  // and its SDDMM equal bit for bit that of a plan with them (the tile and line kernels agree bit
+  // for bit: tensor_core_test.cpp). Free memory is the whole device's, which other processes move:
+  // up to three tries (left out of the sanitizers' processes, which run at once).
+  TEST_CASE("gpu: out of memory with tile entries: creation starts again without them, same results") {
+    const TiledMatrix m;
+    INFO("8192 x 8192, nnz ", m.nnz());
+    const Buffer rows = Buffer::from(SDDMM_BACKEND_CUDA, m.row);
+    const Buffer cols = Buffer::from(SDDMM_BACKEND_CUDA, m.col);
+    const Buffer vals = Buffer::from(SDDMM_BACKEND_CUDA, m.val);
+    std::vector<float> x1(TiledMatrix::kSide * 32), x2(TiledMatrix::kSide * 32);
+    for (size_t i = 0; i < x1.size(); ++i) x1[i] = static_cast<float>(static_cast<int>(i % 17) - 8) * 0.125f;
+    for (size_t i = 0; i < x2.size(); ++i) x2[i] = static_cast<float>(static_cast<int>(i % 11) - 5) * 0.125f;
+    const Buffer d_x1 = Buffer::from(SDDMM_BACKEND_CUDA, x1);
+    const Buffer d_x2 = Buffer::from(SDDMM_BACKEND_CUDA, x2);
+    const Buffer out_spare(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
+    const Buffer out_tight(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
+
+    // With memory to spare (kernels loaded, as lazy module loading keeps them), with and without
+    // tile entries: the free memory each plan holds (its arrays, and the scratch its pool keeps).
+    size_t held_with = 0, held_without = 0;
+    {
+      constexpr size_t kNoBallast = std::numeric_limits<size_t>::max();
+      expect_out_of_memory(int64_t{1} << 40, 3);  // the creation pool emptied, as create_with_free does
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      const size_t free_before = free_device_memory();
+      sddmm_matrix_t h = nullptr;
+      REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
+      sddmm_k32(h, d_x1, d_x2, out_spare);
+      held_with = free_before - free_device_memory();
+      CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+      const ScopedEnv no_tiles("SDDMM_SDDMM_TILES", "0");
+      REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
+      held_without = free_before - free_device_memory();
+      CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+    }
+    CAPTURE(held_with);
+    CAPTURE(held_without);
+    CHECK_MESSAGE(held_with >= held_without + (size_t{32} << 20), "the tile entries should take about 40 MB");
+
+    bool created = false;
+    size_t least = 0;
+    for (int attempt = 0; attempt < 3 && !created; ++attempt) {
+      {
+        const ScopedEnv no_tiles("SDDMM_SDDMM_TILES", "0");
+        least = least_free_for_creation(rows, cols, vals, m.nnz());
+      }
+      sddmm_matrix_t h = nullptr;
+      created = create_with_free(rows, cols, vals, m.nnz(), least + (size_t{8} << 20), &h) == SDDMM_STATUS_SUCCESS;
+      if (created) {
+        sddmm_k32(h, d_x1, d_x2, out_tight);
+        CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+      }
+    }
+    CAPTURE(least);
+    REQUIRE_MESSAGE(created,
+                    "with tile entries by the rule, creation failed with 8 MiB more free than it needs without");
+    const int64_t nnz = m.nnz();
+    CHECK(out_tight.to_host<float>(static_cast<size_t>(nnz)) == out_spare.to_host<float>(static_cast<size_t>(nnz)));
+    CHECK(cudaGetLastError() == cudaSuccess);
   }
 }
 

@@ -23,7 +23,7 @@
 //   int64 plan, dimension >= 2^31 (k = 8):   3i + 2v + 2k + 2i = 56 + 2v
 // (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, whose sort
 // reuses the buffers of the sort by column; + 4 + i + v for the tile entries, cuda/tile_entries.cuh,
-// where the plan has them, gone without where the plan's allocation fails with them). For the
+// where the plan has them, gone without where creation runs out of memory with them). For the
 // 2^31 + 2^20 entries of tests/huge (CSR without values, plus the caller's 8-byte col_idx) that is
 // 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing takes 2u + 2i + 1 bytes per
 // entry of the scratch (u: bytes of a unit key, 4 or 8), about what the
@@ -386,13 +386,13 @@ CreationScratch allocate_scratch(size_t needed, size_t wanted, bool& with_units,
   return CreationScratch(needed, device, stream);
 }
 
-}  // namespace
-
 // The order of creation: the plan's allocation first, so that validation writes its flags there
 // (no allocation of its own); entries already in row order are copied into the plan's arrays right
 // after validation, so that the copy runs while the host sizes and allocates the scratch.
+// with_tile_entries: the plan lists its tile entries (wants_tile_entries said so).
 template <typename T, typename I>
-DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
+DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream,
+                                  bool with_tile_entries) {
   const int64_t nnz = info.nnz;
   DevicePattern<T, I> p;
   p.rows = info.rows;
@@ -404,7 +404,6 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   p.sddmm_panel_block_entries_half = sddmm_panel_block_entries(true);
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   p.sddmm_tiles = sddmm_tiles();
-  bool with_tile_entries = wants_tile_entries<T>(info.rows, info.cols, nnz, p.sddmm_tiles);
   p.spmm_l2_hints = spmm_l2_hints();
   const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
   // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
@@ -417,15 +416,7 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
     lay_out_plan(p, c, info.has_values, with_panels, with_tile_entries);
     if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
   };
-  try {
-    p.storage = carve(lay_out);
-  } catch (const Error& e) {
-    // The tile entries are an optimisation: a plan that fits without them goes without.
-    if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY || !with_tile_entries) throw;
-    with_tile_entries = false;
-    p.tile_entries = TileEntries<T, I>();
-    p.storage = carve(lay_out);
-  }
+  p.storage = carve(lay_out);
   queue_validation(info, input, validation_flags, stream);
   const bool in_row_order = finish_validation(info, input, validation_flags, stream);
   if (in_row_order) {
@@ -545,6 +536,25 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
   // in its allocation) and K = 32 takes the line kernel.
   if (!p.rows_ascending) p.tile_entries = TileEntries<T, I>();
   return p;  // the scratch goes back (cuda/creation_scratch.cuh) after the synchronisation above
+}
+
+}  // namespace
+
+// The tile entries are an optimisation: where creation with them runs out of device memory, at the
+// plan's allocation or at any after it (the scratch, which comes after the plan's arrays and is
+// the larger at the peak), it starts again without them. The failed attempt's memory goes back as
+// it unwinds (its frees wait for the work queued on it); the caller's arrays are only read, so
+// the second attempt validates and sorts them again: time spent only where memory ran out.
+template <typename T, typename I>
+DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
+  if (wants_tile_entries<T>(info.rows, info.cols, info.nnz, sddmm_tiles())) {
+    try {
+      return build_pattern<T, I>(info, input, stream, true);
+    } catch (const Error& e) {
+      if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
+    }
+  }
+  return build_pattern<T, I>(info, input, stream, false);
 }
 
 template DevicePattern<float, int32_t> build_device_pattern<float, int32_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);
