@@ -49,12 +49,21 @@ DevicePool pool_of(int device, bool make) {
   return p;
 }
 
-// Hands back what the pool of the current device keeps (nothing where it has none yet).
+// Hands back what `pool` keeps, once the device is done with it: memory whose cudaFreeAsync the
+// device has not yet reached cannot be released by a trim, and a creation's scratch is freed so,
+// on its stream, as the creation returns. Called only where memory ran out: the wait for the
+// device costs nothing otherwise.
+void empty_pool(cudaMemPool_t pool) {
+  if (cudaDeviceSynchronize() != cudaSuccess) (void)cudaGetLastError();  // a sticky error stays for the next check
+  (void)cudaMemPoolTrimTo(pool, 0);
+}
+
+// The same for the pool of the current device (nothing where it has none yet).
 void empty_current_pool() {
   int device = -1;
   if (cudaGetDevice(&device) != cudaSuccess) return;
   const DevicePool p = pool_of(device, false);
-  if (p.pool != nullptr) (void)cudaMemPoolTrimTo(p.pool, 0);
+  if (p.pool != nullptr) empty_pool(p.pool);
 }
 
 }  // namespace
@@ -80,7 +89,7 @@ CreationScratch::CreationScratch(size_t bytes, int device, cudaStream_t stream) 
     if (status == cudaErrorMemoryAllocation) {
       // What the pool keeps may be what is missing: hand it back and try once more.
       (void)cudaGetLastError();
-      (void)cudaMemPoolTrimTo(p.pool, 0);
+      empty_pool(p.pool);
       status = cudaMallocFromPoolAsync(&ptr, bytes, p.pool, stream);
     }
     check(status, "cudaMallocFromPoolAsync (plan creation scratch)");

@@ -103,22 +103,25 @@ class Ballast {
   std::vector<void*> pieces_;
 };
 
-// Creates a float32 plan of `m` (arrays on the device) while about `left_free` bytes of device
-// memory are free, the rest held by a ballast taken just before and freed just after: the
-// status (SUCCESS or OUT_OF_MEMORY; any other fails the test). On SUCCESS `*kept` (when given)
-// holds the handle, else it is destroyed. The creation pool is emptied first (a failed allocation
-// trims it), so that scratch it kept from an earlier creation is not counted as taken.
+// Creates a float32 plan of the TiledMatrix whose arrays (on the device) are `rows`, `cols` and
+// `vals` while about `left_free` bytes of device memory are free, the rest held by a ballast taken
+// just before and freed just after: the status (SUCCESS or OUT_OF_MEMORY; any other fails the
+// test), the failure's message in `*error` (when given). On SUCCESS `*kept` (when given) holds the
+// handle, else it is destroyed. The creation pool is emptied first (a failed allocation hands back
+// what it keeps, src/cuda/creation_scratch.cu), so that scratch it kept from an earlier creation,
+// which the free memory does not count, is not there for this one to reuse.
 sddmm_status_t create_with_free(const Buffer& rows, const Buffer& cols, const Buffer& vals, int64_t nnz,
-                                size_t left_free, sddmm_matrix_t* kept = nullptr) {
-  expect_out_of_memory(int64_t{1} << 40, 3);
+                                size_t left_free, sddmm_matrix_t* kept = nullptr, std::string* error = nullptr) {
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  expect_out_of_memory(int64_t{1} << 40, 3);
   const size_t free = free_device_memory();
   const Ballast ballast(left_free < free ? free - left_free : 0);
   sddmm_matrix_t h = nullptr;
   const sddmm_status_t s =
       sddmm_create_coo(&h, TiledMatrix::kSide, TiledMatrix::kSide, nnz, rows.get(), cols.get(), SDDMM_INDEX_INT32,
                        vals.get(), SDDMM_DTYPE_FLOAT32, SDDMM_BACKEND_CUDA, 0, 0, nullptr);
-  const std::string message = sddmm_last_error();
+  const std::string message = s == SDDMM_STATUS_SUCCESS ? std::string() : std::string(sddmm_last_error());
+  if (error != nullptr) *error = message;
   REQUIRE_MESSAGE((s == SDDMM_STATUS_SUCCESS || s == SDDMM_STATUS_OUT_OF_MEMORY), sddmm_status_string(s), ": ",
                   message);
   if (s == SDDMM_STATUS_SUCCESS && kept != nullptr) {
@@ -129,7 +132,7 @@ sddmm_status_t create_with_free(const Buffer& rows, const Buffer& cols, const Bu
   return s;
 }
 
-// The least free memory, to 2 MiB, at which the plan of `m` can be created (between 0 and 1 GiB).
+// The least free memory, to 2 MiB, at which that plan can be created (between 0 and 1 GiB).
 size_t least_free_for_creation(const Buffer& rows, const Buffer& cols, const Buffer& vals, int64_t nnz) {
   size_t fails = 0, works = size_t{1} << 30;
   REQUIRE(create_with_free(rows, cols, vals, nnz, works) == SDDMM_STATUS_SUCCESS);
@@ -232,9 +235,9 @@ TEST_SUITE("gpu") {
   // can be created without tile entries (SDDMM_SDDMM_TILES=0), and the free memory the plan holds
   // with them against without (about 40 MB more); then, with tile entries by the rule, creation
   // must succeed with 8 MiB more free than the least without, where a plan with them cannot fit,
-  // and its SDDMM equal bit for bit that of a plan with them (the tile and line kernels agree bit
-  // for bit: tensor_core_test.cpp). Free memory is the whole device's, which other processes move:
-  // up to three tries (left out of the sanitizers' processes, which run at once).
+  // and its SDDMM equal that of a plan with them (operands of a few bits each, so that every sum is
+  // exact in any order). Free memory is the whole device's, which other processes move: up to three
+  // tries (and left out of the sanitizers' processes, which run at once).
   TEST_CASE("gpu: out of memory with tile entries: creation starts again without them, same results") {
     const TiledMatrix m;
     INFO("8192 x 8192, nnz ", m.nnz());
@@ -273,19 +276,22 @@ TEST_SUITE("gpu") {
 
     bool created = false;
     size_t least = 0;
+    std::string error;  // the last failed creation's message
     for (int attempt = 0; attempt < 3 && !created; ++attempt) {
       {
         const ScopedEnv no_tiles("SDDMM_SDDMM_TILES", "0");
         least = least_free_for_creation(rows, cols, vals, m.nnz());
       }
       sddmm_matrix_t h = nullptr;
-      created = create_with_free(rows, cols, vals, m.nnz(), least + (size_t{8} << 20), &h) == SDDMM_STATUS_SUCCESS;
+      created =
+          create_with_free(rows, cols, vals, m.nnz(), least + (size_t{8} << 20), &h, &error) == SDDMM_STATUS_SUCCESS;
       if (created) {
         sddmm_k32(h, d_x1, d_x2, out_tight);
         CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
       }
     }
     CAPTURE(least);
+    CAPTURE(error);
     REQUIRE_MESSAGE(created,
                     "with tile entries by the rule, creation failed with 8 MiB more free than it needs without");
     const int64_t nnz = m.nnz();
