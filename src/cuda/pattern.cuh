@@ -82,7 +82,6 @@ struct DevicePattern {
   int64_t sddmm_panel_block_entries = 0;  // the panel kernel's grid: waves giving each block this many entries
   int64_t sddmm_panel_block_entries_half = 0;  // ... where the features are 16-bit
   TileEntries<T, I> tile_entries;    // SDDMM tile kernel's (cuda/tile_entries.cuh), where it pays and the rows ascend
-  int sddmm_tiles = -1;              // SDDMM_SDDMM_TILES: 1 tile entries wherever they fit, 0 never, -1 by rule
   TensorTiles<T, I> tiles;           // dense units for the tensor-core SDDMM (sm_80+; half and float32 values)
                                      // and, where full enough (16-bit), SpMM
   bool allow_tf32 = false;           // created with SDDMM_CREATE_ALLOW_TF32: float32 units in TF32

@@ -403,20 +403,18 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   p.sddmm_panel_block_entries = sddmm_panel_block_entries(false);
   p.sddmm_panel_block_entries_half = sddmm_panel_block_entries(true);
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
-  p.sddmm_tiles = sddmm_tiles();
   p.spmm_l2_hints = spmm_l2_hints();
   const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
   // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
   unsigned long long* validation_flags = nullptr;
   unsigned* columns_ascending = nullptr;  // read with the last synchronisation, when checked
   unsigned long long* x_class_counts = nullptr;  // the L2 hints' histograms, read with the split's counts
-  const auto lay_out = [&](Carver& c) {
+  p.storage = carve([&](Carver& c) {
     validation_flags = c.take<unsigned long long>(kValidationFlags);
     columns_ascending = c.take<unsigned>(1);
     lay_out_plan(p, c, info.has_values, with_panels, with_tile_entries);
     if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
-  };
-  p.storage = carve(lay_out);
+  });
   queue_validation(info, input, validation_flags, stream);
   const bool in_row_order = finish_validation(info, input, validation_flags, stream);
   if (in_row_order) {
