@@ -7,6 +7,8 @@
 // starts. The rule builds them at 1200 entries a tile or more (tuning.hpp): a block writes
 // many entries for its searches.
 #include <cstdint>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 
 #include "cuda/preprocess/launch.cuh"
 #include "cuda/preprocess/sorted.cuh"
@@ -15,10 +17,10 @@
 namespace sddmm::cuda {
 namespace {
 
-constexpr int kRowWarps = static_cast<int>(kTileRows / 32);
+constexpr int kBlockRows = static_cast<int>(kTileRows);
 
 // In-block sums over the tile's rows (thread r holds row r's): the exclusive scan of `run` and the
-// total of `before`, by warp shuffles and the warps' totals in shared memory.
+// totals of `run` and `before`, by CUB's block primitives; every thread gets the totals.
 struct RowSums {
   int64_t run_start = 0;  // the runs of the rows above this one
   int64_t runs = 0;       // every row's
@@ -26,28 +28,17 @@ struct RowSums {
 };
 
 __device__ RowSums sum_rows(int64_t run, int64_t before) {
-  __shared__ int64_t warp_runs[kRowWarps];
-  __shared__ int64_t warp_befores[kRowWarps];
-  const int lane = threadIdx.x & 31;
-  const int warp = threadIdx.x / 32;
-  int64_t scanned = run;
-  int64_t summed = before;
-#pragma unroll
-  for (int offset = 1; offset < 32; offset *= 2) {
-    const int64_t below = __shfl_up_sync(0xffffffffu, scanned, offset);
-    if (lane >= offset) scanned += below;
-    summed += __shfl_xor_sync(0xffffffffu, summed, offset);
-  }
-  if (lane == 31) warp_runs[warp] = scanned;
-  if (lane == 0) warp_befores[warp] = summed;
-  __syncthreads();
+  using Scan = cub::BlockScan<int64_t, kBlockRows>;
+  using Reduce = cub::BlockReduce<int64_t, kBlockRows>;
+  __shared__ typename Scan::TempStorage scan_storage;
+  __shared__ typename Reduce::TempStorage reduce_storage;
+  __shared__ int64_t befores;
   RowSums sums;
-  for (int w = 0; w < kRowWarps; ++w) {
-    if (w < warp) sums.run_start += warp_runs[w];
-    sums.runs += warp_runs[w];
-    sums.befores += warp_befores[w];
-  }
-  sums.run_start += scanned - run;
+  Scan(scan_storage).ExclusiveSum(run, sums.run_start, sums.runs);
+  const int64_t total = Reduce(reduce_storage).Sum(before);  // valid in thread 0 only
+  if (threadIdx.x == 0) befores = total;
+  __syncthreads();
+  sums.befores = befores;
   return sums;
 }
 
