@@ -79,17 +79,17 @@ template <typename I>
 struct PanelSortBuffers {
   I* column_order;
   I* spare;
-  uint32_t* keys[2];
+  uint32_t* keys[2];  // keys[0] holds each column-ordered entry's panel (the CSC gather writes it)
   void* temp;
   size_t temp_bytes;
 };
 
 // Fills a laid-out panel order: sorts the column order by panel (stable: columns stay ascending
-// within a panel, rows within a column) and gathers the row-ordered arrays into it (caller_position
-// and entry_value may be null: identity, ones). csc_row: the row of each entry in column order. The
-// work is queued on `stream`, not synchronised. Requires panels_fit(rows, cols).
+// within a panel, rows within a column; the panels in buffers.keys[0]) and gathers the row-ordered
+// arrays into it (caller_position and entry_value may be null: identity, ones). The work is
+// queued on `stream`, not synchronised. Requires panels_fit(rows, cols).
 template <typename V, typename I>
-void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const int64_t* row_offsets, const I* csc_row,
+void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const int64_t* row_offsets,
                       PanelSortBuffers<I> buffers, const I* entry_row, const I* entry_col, const V* entry_value,
                       const I* caller_position, cudaStream_t stream);
 template <typename I>

@@ -37,7 +37,7 @@ struct DevicePattern {
   int64_t cols = 0;
   int64_t nnz = 0;
   DeviceArray<unsigned char> storage;  // every array below but caller_position and the tiles' (those
-                                       // have their own), and validation's flags at creation (preprocess/compress.cu)
+                                       // have their own), and creation's read-back words (preprocess/compress.cu)
   DeviceSpan<int64_t> row_offsets;   // (rows + 1) CSR offsets
   DeviceSpan<I> entry_row;           // (nnz) row of each entry, sorted by row (stable)
   DeviceSpan<I> entry_col;           // (nnz) column of each entry, same order

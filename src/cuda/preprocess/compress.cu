@@ -5,9 +5,9 @@
 //
 // Two allocations, whatever the size: the plan's arrays (one piece each, cuda/carved.cuh) and one
 // creation scratch that every phase in turn carves its temporaries from, sized for the largest
-// (up to a bound, from a pool the library keeps: cuda/creation_scratch.cuh); a third,
-// caller_position, only for COO entries not in row order (its size is known after validation,
-// which writes its flags into the plan's allocation). (With an allocation per array
+// (up to a bound, from a pool the library keeps: cuda/creation_scratch.cuh), beside validation's
+// few bytes of flags from that pool; a third, caller_position, only for COO entries not in row
+// order (its size is known after validation). (With an allocation per array
 // and per temporary, cudaMalloc/cudaFree and the syncs they imply were most of the plan's time: 0.6
 // of uniform-8000-1.28M's 1.0 ms, measured with a traced build.)
 //
@@ -64,6 +64,21 @@ __global__ void gather_kernel(const I* perm, const In* src_index, I* dst_index, 
     const I from = perm[i];
     dst_index[i] = static_cast<I>(src_index[from]);
     if (dst_value != nullptr) dst_value[i] = src_value[from];
+  }
+}
+
+// The CSC's rows and values from the column order (perm: the row-order index of each entry in
+// column order), and where the plan has a panel order each entry's panel, the key of its sort
+// (preprocess/panels.cu), written here rather than by a pass of its own over the CSC's rows.
+template <typename T, typename I>
+__global__ void csc_gather_kernel(const I* perm, const I* entry_row, I* csc_row, const T* entry_value, T* csc_value,
+                                  uint32_t* panel_keys, int64_t n) {
+  SDDMM_GRID_STRIDE(i, n) {
+    const I from = perm[i];
+    const I row = entry_row[from];
+    csc_row[i] = row;
+    if (csc_value != nullptr) csc_value[i] = entry_value[from];
+    if (panel_keys != nullptr) panel_keys[i] = static_cast<uint32_t>(static_cast<int64_t>(row) / kPanelRows);
   }
 }
 
@@ -233,21 +248,23 @@ void build_csc(DevicePattern<T, I>& p, Carver scratch, cudaStream_t stream) {
   convert(p.entry_col.get(), sort.keys[0], p.nnz, stream);
   const auto sorted = sort.run();
   offsets_from_sorted(sorted.keys, p.nnz, p.cols, p.col_offsets.get(), stream);
-  gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
-      sorted.positions, p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), p.nnz);
-  check_launch("gather_kernel (csc)");
+  // The panel order's sort takes this sort's key buffers (at least 32 bits each), the sorted keys
+  // read above first (stream order), and the positions buffer the result does not occupy; CUB's
+  // storage after them. The gather writes its keys.
+  uint32_t* const panel_keys = p.panels.empty() ? nullptr : reinterpret_cast<uint32_t*>(sort.keys[0]);
+  csc_gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
+      sorted.positions, p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), panel_keys, p.nnz);
+  check_launch("csc_gather_kernel");
   if (p.panels.empty()) return;
-  // The panel order from the column order (cuda/panels.cuh), in this sort's buffers: its keys (at
-  // least 32 bits each) and the positions buffer the result does not occupy; CUB's storage after them.
   PanelSortBuffers<I> panel_sort;
   panel_sort.column_order = const_cast<I*>(sorted.positions);  // one of sort.positions, no longer read
   panel_sort.spare = sorted.positions == sort.positions[0] ? sort.positions[1] : sort.positions[0];
-  panel_sort.keys[0] = reinterpret_cast<uint32_t*>(sort.keys[0]);
+  panel_sort.keys[0] = panel_keys;
   panel_sort.keys[1] = reinterpret_cast<uint32_t*>(sort.keys[1]);
   panel_sort.temp_bytes = panel_sort_bytes<I>(p.rows, p.nnz, stream);
   panel_sort.temp = scratch.take<unsigned char>(static_cast<int64_t>(panel_sort.temp_bytes));
-  fill_panel_order(p.panels, p.rows, p.nnz, p.row_offsets.get(), p.csc_row.get(), panel_sort, p.entry_row.get(),
-                   p.entry_col.get(), p.entry_value.get(), p.caller_position.get(), stream);
+  fill_panel_order(p.panels, p.rows, p.nnz, p.row_offsets.get(), panel_sort, p.entry_row.get(), p.entry_col.get(),
+                   p.entry_value.get(), p.caller_position.get(), stream);
 }
 
 // Value types with a tensor-core SDDMM: float16, bfloat16 and float32 (float64 has none).
@@ -386,9 +403,10 @@ CreationScratch allocate_scratch(size_t needed, size_t wanted, bool& with_units,
   return CreationScratch(needed, device, stream);
 }
 
-// The order of creation: the plan's allocation first, so that validation writes its flags there
-// (no allocation of its own); entries already in row order are copied into the plan's arrays right
-// after validation, so that the copy runs while the host sizes and allocates the scratch.
+// The order of creation: validation queued first (its flags in the creation pool), so that it runs
+// while the host makes the plan's allocation; entries already in row order are copied into the
+// plan's arrays right after validation, so that the copy runs while the host sizes and allocates
+// the scratch.
 // with_tile_entries: the plan lists its tile entries (wants_tile_entries said so).
 template <typename T, typename I>
 DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream,
@@ -405,18 +423,23 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   p.spmm_l2_hints = spmm_l2_hints();
   const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
-  // Validation's flags, read once below, take the allocation's first bytes: no array of the plan.
-  unsigned long long* validation_flags = nullptr;
   unsigned* columns_ascending = nullptr;  // read with the last synchronisation, when checked
   unsigned long long* x_class_counts = nullptr;  // the L2 hints' histograms, read with the split's counts
-  p.storage = carve([&](Carver& c) {
-    validation_flags = c.take<unsigned long long>(kValidationFlags);
-    columns_ascending = c.take<unsigned>(1);
-    lay_out_plan(p, c, info.has_values, with_panels, with_tile_entries);
-    if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
-  });
-  queue_validation(info, input, validation_flags, stream);
-  const bool in_row_order = finish_validation(info, input, validation_flags, stream);
+  bool in_row_order = false;
+  {
+    // Validation's flags in a small block of the creation pool, so that its kernels run while
+    // the host makes the plan's allocation: a cudaMalloc does not wait for the device (46 MB:
+    // 66-71 us idle, 71-93 us beside a 300 us kernel, which it did not wait for; H200, e89).
+    const CreationScratch flags(kValidationFlags * sizeof(unsigned long long), info.device_id, stream);
+    auto* const validation_flags = reinterpret_cast<unsigned long long*>(flags.get());
+    queue_validation(info, input, validation_flags, stream);
+    p.storage = carve([&](Carver& c) {
+      columns_ascending = c.take<unsigned>(1);
+      lay_out_plan(p, c, info.has_values, with_panels, with_tile_entries);
+      if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
+    });
+    in_row_order = finish_validation(info, input, validation_flags, stream);
+  }
   if (in_row_order) {
     copy_in_row_order(p, input, stream);
   } else {

@@ -1,7 +1,8 @@
 // The panel order (cuda/panels.cuh) from the plan's column order: the entries that the sort by
 // column left in (column, row) order, sorted again, stably, by panel alone (a key of a few bits: one
-// radix pass where the 8000-row matrices have 125 panels), come out in (panel, column, row) order;
-// their rows, columns, caller positions and values are gathered into that order. (A sort of every
+// radix pass where the 8000-row matrices have 125 panels; the CSC gather writes the keys beside
+// the rows, preprocess/compress.cu), come out in (panel, column, row) order; their rows, columns,
+// caller positions and values are gathered into that order. (A sort of every
 // entry by panel * cols + column took three passes and an iota: uniform-8000-1.92M, ncu, 165 us of
 // the plan's 382 us of kernels.)
 #include <cuda_bf16.h>
@@ -18,11 +19,6 @@
 
 namespace sddmm::cuda {
 namespace {
-
-template <typename I>
-__global__ void panel_keys_kernel(const I* csc_row, int64_t nnz, uint32_t* keys) {
-  SDDMM_GRID_STRIDE(i, nnz) keys[i] = static_cast<uint32_t>(static_cast<int64_t>(csc_row[i]) / kPanelRows);
-}
 
 // Panel q starts where its first row does in the CSR order: the sort keeps each panel's entries together.
 __global__ void panel_offsets_kernel(const int64_t* row_offsets, int64_t rows, int64_t panels, int64_t* offsets) {
@@ -53,12 +49,10 @@ size_t panel_sort_bytes(int64_t rows, int64_t nnz, cudaStream_t stream) {
 }
 
 template <typename V, typename I>
-void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const int64_t* row_offsets, const I* csc_row,
+void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const int64_t* row_offsets,
                       PanelSortBuffers<I> buffers, const I* entry_row, const I* entry_col, const V* entry_value,
                       const I* caller_position, cudaStream_t stream) {
   const int64_t panels = panel_count(rows);
-  panel_keys_kernel<I><<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(csc_row, nnz, buffers.keys[0]);
-  check_launch("panel_keys_kernel");
   cub::DoubleBuffer<uint32_t> keys(buffers.keys[0], buffers.keys[1]);
   cub::DoubleBuffer<I> entries(buffers.column_order, buffers.spare);
   size_t bytes = buffers.temp_bytes;
@@ -76,9 +70,9 @@ void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const 
 template size_t panel_sort_bytes<int32_t>(int64_t, int64_t, cudaStream_t);
 template size_t panel_sort_bytes<int64_t>(int64_t, int64_t, cudaStream_t);
 
-#define SDDMM_INSTANTIATE_PANELS(V, I)                                                                         \
-  template void fill_panel_order<V, I>(PanelOrder<V, I>&, int64_t, int64_t, const int64_t*, const I*,            \
-                                       PanelSortBuffers<I>, const I*, const I*, const V*, const I*, cudaStream_t);
+#define SDDMM_INSTANTIATE_PANELS(V, I)                                                                           \
+  template void fill_panel_order<V, I>(PanelOrder<V, I>&, int64_t, int64_t, const int64_t*, PanelSortBuffers<I>, \
+                                       const I*, const I*, const V*, const I*, cudaStream_t);
 SDDMM_INSTANTIATE_PANELS(float, int32_t)
 SDDMM_INSTANTIATE_PANELS(float, int64_t)
 SDDMM_INSTANTIATE_PANELS(double, int32_t)
