@@ -30,13 +30,14 @@
 // sort by column takes already, and 40 bytes per unit holding an entry, within that where they fit,
 // else in an allocation of its own (preprocess/tiles.cu): when that memory is not free, the plan
 // goes without units (every entry on the CUDA cores).
-#include <algorithm>
-#include <limits>
-#include <type_traits>
-#include <utility>
-
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include <utility>
 
 #include "cuda/creation_scratch.cuh"
 #include "cuda/pattern.cuh"
@@ -57,28 +58,18 @@ __global__ void convert_kernel(const In* in, Out* out, int64_t n) {
   SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<Out>(in[i]);
 }
 
-// dst_index[i] = src_index[perm[i]], dst_value[i] = src_value[perm[i]] (value optional).
+// dst_index[i] = src_index[perm[i]], dst_value[i] = src_value[perm[i]] (values optional), and where
+// panel_keys is given the panel of each gathered index: the CSC's rows, whose panels are the keys of
+// the panel order's sort (preprocess/panels.cu), written here rather than by a pass of their own.
 template <typename In, typename T, typename I>
-__global__ void gather_kernel(const I* perm, const In* src_index, I* dst_index, const T* src_value, T* dst_value, int64_t n) {
+__global__ void gather_kernel(const I* perm, const In* src_index, I* dst_index, const T* src_value, T* dst_value,
+                              uint32_t* panel_keys, int64_t n) {
   SDDMM_GRID_STRIDE(i, n) {
     const I from = perm[i];
-    dst_index[i] = static_cast<I>(src_index[from]);
+    const I index = static_cast<I>(src_index[from]);
+    dst_index[i] = index;
     if (dst_value != nullptr) dst_value[i] = src_value[from];
-  }
-}
-
-// The CSC's rows and values from the column order (perm: the row-order index of each entry in
-// column order), and where the plan has a panel order each entry's panel, the key of its sort
-// (preprocess/panels.cu), written here rather than by a pass of its own over the CSC's rows.
-template <typename T, typename I>
-__global__ void csc_gather_kernel(const I* perm, const I* entry_row, I* csc_row, const T* entry_value, T* csc_value,
-                                  uint32_t* panel_keys, int64_t n) {
-  SDDMM_GRID_STRIDE(i, n) {
-    const I from = perm[i];
-    const I row = entry_row[from];
-    csc_row[i] = row;
-    if (csc_value != nullptr) csc_value[i] = entry_value[from];
-    if (panel_keys != nullptr) panel_keys[i] = static_cast<uint32_t>(static_cast<int64_t>(row) / kPanelRows);
+    if (panel_keys != nullptr) panel_keys[i] = static_cast<uint32_t>(static_cast<int64_t>(index) / kPanelRows);
   }
 }
 
@@ -226,7 +217,7 @@ void sort_rows(DevicePattern<T, I>& p, const SparseInput& input, Carver scratch,
   const T* values = p.entry_value.empty() ? nullptr : static_cast<const T*>(input.values);
   const auto gather = [&](const auto* caller_col) {
     gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
-        p.caller_position.get(), caller_col, p.entry_col.get(), values, p.entry_value.get(), p.nnz);
+        p.caller_position.get(), caller_col, p.entry_col.get(), values, p.entry_value.get(), nullptr, p.nnz);
     check_launch("gather_kernel");
   };
   if (input.index_type == SDDMM_INDEX_INT64) {
@@ -237,24 +228,45 @@ void sort_rows(DevicePattern<T, I>& p, const SparseInput& input, Carver scratch,
 }
 
 // Column-ordered entries (CSC), from the row-ordered ones: a stable sort by column keeps row order
-// within a column, so transposed SpMM sums in a fixed order.
+// within a column, so transposed SpMM sums in a fixed order. In two steps, so that creation can queue
+// the sort before the plan's allocation exists (build_pattern): the sort needs only the scratch and
+// the column of each entry in row order, from the caller's array or the plan's entry_col.
+template <typename K, typename I>
+struct ColumnSort {
+  Carver scratch;                       // the creation scratch past the sort's buffers (the panel order's CUB storage)
+  std::optional<RadixSort<K, I>> sort;  // none without entries
+  typename RadixSort<K, I>::Sorted sorted = {};
+};
+
+// Queues the sort by column of the row-ordered entries; fill_keys(keys) writes their columns.
+template <typename K, typename I, typename FillKeys>
+ColumnSort<K, I> queue_column_sort(Carver whole, int64_t nnz, int64_t cols, FillKeys&& fill_keys, cudaStream_t stream) {
+  ColumnSort<K, I> c{whole, std::nullopt, {}};
+  if (nnz == 0) return c;
+  c.sort.emplace(c.scratch, nnz, cols, stream);
+  fill_keys(c.sort->keys[0]);
+  c.sorted = c.sort->run();
+  return c;
+}
+
+// The rest of the CSC from the sort: column offsets, the rows and values gathered into column order
+// and, where the plan has one, the panel order.
 template <typename K, typename T, typename I>
-void build_csc(DevicePattern<T, I>& p, Carver scratch, cudaStream_t stream) {
-  if (p.nnz == 0) {
+void finish_csc(DevicePattern<T, I>& p, ColumnSort<K, I>& c, cudaStream_t stream) {
+  if (!c.sort) {
     offsets_from_sorted<K>(nullptr, 0, p.cols, p.col_offsets.get(), stream);
     return;
   }
-  RadixSort<K, I> sort(scratch, p.nnz, p.cols, stream);
-  convert(p.entry_col.get(), sort.keys[0], p.nnz, stream);
-  const auto sorted = sort.run();
+  const RadixSort<K, I>& sort = *c.sort;
+  const auto& sorted = c.sorted;
   offsets_from_sorted(sorted.keys, p.nnz, p.cols, p.col_offsets.get(), stream);
   // The panel order's sort takes this sort's key buffers (at least 32 bits each), the sorted keys
   // read above first (stream order), and the positions buffer the result does not occupy; CUB's
   // storage after them. The gather writes its keys.
   uint32_t* const panel_keys = p.panels.empty() ? nullptr : reinterpret_cast<uint32_t*>(sort.keys[0]);
-  csc_gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
+  gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
       sorted.positions, p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), panel_keys, p.nnz);
-  check_launch("csc_gather_kernel");
+  check_launch("gather_kernel (CSC)");
   if (p.panels.empty()) return;
   PanelSortBuffers<I> panel_sort;
   panel_sort.column_order = const_cast<I*>(sorted.positions);  // one of sort.positions, no longer read
@@ -262,7 +274,7 @@ void build_csc(DevicePattern<T, I>& p, Carver scratch, cudaStream_t stream) {
   panel_sort.keys[0] = panel_keys;
   panel_sort.keys[1] = reinterpret_cast<uint32_t*>(sort.keys[1]);
   panel_sort.temp_bytes = panel_sort_bytes<I>(p.rows, p.nnz, stream);
-  panel_sort.temp = scratch.take<unsigned char>(static_cast<int64_t>(panel_sort.temp_bytes));
+  panel_sort.temp = c.scratch.template take<unsigned char>(static_cast<int64_t>(panel_sort.temp_bytes));
   fill_panel_order(p.panels, p.rows, p.nnz, p.row_offsets.get(), panel_sort, p.entry_row.get(), p.entry_col.get(),
                    p.entry_value.get(), p.caller_position.get(), stream);
 }
@@ -378,8 +390,9 @@ bool wants_x_classes(int64_t cols, int64_t l2, int forced) {
 
 // Whether the tensor-core listing could keep its units: not when the census finds the dense ones
 // holding less than the plan-wide minimum share of the entries (the listing would sort every entry
-// by unit to find just that, in a scratch 3x the size; tuning.hpp has the measurement). The
-// census's counters borrow the plan's CSC row array, which build_csc fills later.
+// by unit to find just that; tuning.hpp has the measurement, from when its scratch was 3x the size:
+// the scratch now has room for it before the census answers). The census's counters borrow the
+// plan's CSC row array, which finish_csc fills later.
 template <typename T, typename I>
 bool units_may_pay(const DevicePattern<T, I>& p, const SparseInput& input, cudaStream_t stream) {
   if (!unit_census()) return true;
@@ -403,12 +416,15 @@ CreationScratch allocate_scratch(size_t needed, size_t wanted, bool& with_units,
   return CreationScratch(needed, device, stream);
 }
 
-// The order of creation: validation queued first (its flags in the creation pool), so that it runs
-// while the host makes the plan's allocation; entries already in row order are copied into the
-// plan's arrays right after validation, so that the copy runs while the host sizes and allocates
-// the scratch.
+// The order of creation: validation queued first (its flags in the creation pool), then the scratch
+// (from the pool: ~10 us) and the sort by column of the caller's entries, taken to be in row order,
+// so that the device validates and sorts while the host makes the plan's allocation (a cudaMalloc
+// does not wait for the device: 46 MB 66-71 us idle, 71-93 us beside a 300 us kernel, H200, e89).
+// Where validation then finds COO entries out of row order (CSR is in row order by definition),
+// that sort was for nothing: the entries are sorted by row, and by column again after.
 // with_tile_entries: the plan lists its tile entries (wants_tile_entries said so).
-template <typename T, typename I>
+// K: the sort-by-column's key type (int32 where the columns fit it).
+template <typename T, typename I, typename K>
 DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream,
                                   bool with_tile_entries) {
   const int64_t nnz = info.nnz;
@@ -423,29 +439,13 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   p.spmm_l2_hints = spmm_l2_hints();
   const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
-  unsigned* columns_ascending = nullptr;  // read with the last synchronisation, when checked
-  unsigned long long* x_class_counts = nullptr;  // the L2 hints' histograms, read with the split's counts
-  bool in_row_order = false;
-  {
-    // Validation's flags in a small block of the creation pool, so that its kernels run while
-    // the host makes the plan's allocation: a cudaMalloc does not wait for the device (46 MB:
-    // 66-71 us idle, 71-93 us beside a 300 us kernel, which it did not wait for; H200, e89).
-    const CreationScratch flags(kValidationFlags * sizeof(unsigned long long), info.device_id, stream);
-    auto* const validation_flags = reinterpret_cast<unsigned long long*>(flags.get());
-    queue_validation(info, input, validation_flags, stream);
-    p.storage = carve([&](Carver& c) {
-      columns_ascending = c.take<unsigned>(1);
-      lay_out_plan(p, c, info.has_values, with_panels, with_tile_entries);
-      if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
-    });
-    in_row_order = finish_validation(info, input, validation_flags, stream);
-  }
-  if (in_row_order) {
-    copy_in_row_order(p, input, stream);
-  } else {
-    p.caller_position_storage = DeviceArray<I>(nnz);
-    p.caller_position = DeviceSpan<I>(p.caller_position_storage.get(), nnz);
-  }
+  // Validation's flags in a small block of the creation pool, not the plan's allocation, so that
+  // its kernels are queued first.
+  std::optional<CreationScratch> flags;
+  flags.emplace(kValidationFlags * sizeof(unsigned long long), info.device_id, stream);
+  auto* const validation_flags = reinterpret_cast<unsigned long long*>(flags->get());
+  queue_validation(info, input, validation_flags, stream);
+
   p.entries_per_slice = spmm_entries_per_slice();
   p.spmm_shared_indices = spmm_shared_indices();
   p.spmm_deep_rows_min_mean = spmm_deep_rows_min_mean();
@@ -469,8 +469,10 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   p.wgmma_squares = kHaveHopperKernels && sizeof(T) == 2 && tensor_wgmma_squares() && is_sm90(info.device_id);
   p.wgmma_walk = wgmma_walk_pays(info.rows, info.cols, info.nnz, tensor_wgmma_walk());
 
-  // One scratch for every phase below, sized for the largest.
-  const size_t sorts = std::max(in_row_order ? 0 : sort_scratch_bytes<I>(nnz, info.rows, stream),
+  // One scratch for every phase below, sized for the largest. COO entries may need the sort by row,
+  // which validation has not answered yet: it is counted in (about the sort by column's size).
+  const bool may_sort_rows = input.format != SparseInput::Format::kCsr;
+  const size_t sorts = std::max(may_sort_rows ? sort_scratch_bytes<I>(nnz, info.rows, stream) : 0,
                                 sort_scratch_bytes<I>(nnz, info.cols, stream));
   // The sort by column also makes the panel order, with CUB's storage for it after its own.
   Carver panel_sort;  // measuring
@@ -483,20 +485,44 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   // split's K = 128 / 256 (sddmm.cu; it ran faster), and at K = 32 / 64 the split pays only for units
   // at least 20 % full (tuning.hpp), which patterns whose X2 fits the L2 and whose random entries
   // would share 1.3 a panel column rarely have. The listing, a sort of every entry by unit, is saved.
+  // Where the plan may list units, the scratch has room for the listing (about the sort's size)
+  // before the census below says whether it will.
   bool with_units = lists_tensor_core_units<T>(p.allow_tf32) && has_tensor_cores(info.device_id) &&
                     !(with_panels && units_in_tf32_split<T>(p.allow_tf32));
   size_t wanted = needed;
   if constexpr (kHasTensorCorePath<T>) {
-    with_units = with_units && units_may_pay(p, input, stream);
     if (with_units) wanted = std::max(needed, tensor_tile_scratch_bytes<T, I>(info.rows, info.cols, nnz, stream));
   }
   const CreationScratch scratch = allocate_scratch(needed, wanted, with_units, info.device_id, stream);
   const Carver whole(scratch.get(), scratch.size());
+  ColumnSort<K, I> by_column = queue_column_sort<K, I>(
+      whole, nnz, info.cols, [&](K* keys) { convert_index(input.cols, input.index_type, keys, nnz, stream); }, stream);
 
-  if (!in_row_order && fits_int32(info.rows)) {
-    sort_rows<int32_t>(p, input, whole, stream);
-  } else if (!in_row_order) {
-    sort_rows<I>(p, input, whole, stream);
+  unsigned* columns_ascending = nullptr;         // read with the last synchronisation, when checked
+  unsigned long long* x_class_counts = nullptr;  // the L2 hints' histograms, read with the split's counts
+  p.storage = carve([&](Carver& c) {
+    columns_ascending = c.take<unsigned>(1);
+    lay_out_plan(p, c, info.has_values, with_panels, with_tile_entries);
+    if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
+  });
+  const bool in_row_order = finish_validation(info, input, validation_flags, stream);
+  flags.reset();
+  if (in_row_order) {
+    copy_in_row_order(p, input, stream);
+  } else {
+    p.caller_position_storage = DeviceArray<I>(nnz);
+    p.caller_position = DeviceSpan<I>(p.caller_position_storage.get(), nnz);
+    if (fits_int32(info.rows)) {
+      sort_rows<int32_t>(p, input, whole, stream);
+    } else {
+      sort_rows<I>(p, input, whole, stream);
+    }
+    // The sort by row took the scratch's first buffers: the sort by column again, of the sorted entries.
+    by_column = queue_column_sort<K, I>(
+        whole, nnz, info.cols, [&](K* keys) { convert(p.entry_col.get(), keys, nnz, stream); }, stream);
+  }
+  if constexpr (kHasTensorCorePath<T>) {
+    with_units = with_units && units_may_pay(p, input, stream);
   }
   // Whether every row's columns ascend: the float32 SpMM slab kernel asks (spmm.cu), by its rule
   // only where the entries are at least its lower threshold x cols x its blocks (one a
@@ -521,11 +547,7 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
                         p.entry_value.get(), p.caller_position.get(), stream);
     }
   }
-  if (fits_int32(info.cols)) {
-    build_csc<int32_t>(p, whole, stream);
-  } else {
-    build_csc<I>(p, whole, stream);
-  }
+  finish_csc(p, by_column, stream);
   // The hints' histogram is read back with the split's counts; only plans the rule may give hints
   // keep each entry's class (an allocation of their own).
   unsigned long long class_counts[kXClassCounts] = {};
@@ -559,23 +581,32 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   return p;  // the scratch goes back (cuda/creation_scratch.cuh) after the synchronisation above
 }
 
+// build_pattern with the sort-by-column's keys in 32 bits where the columns fit (the memory note
+// at the top).
+template <typename T, typename I>
+DevicePattern<T, I> build_pattern_with_keys(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream,
+                                            bool with_tile_entries) {
+  if (fits_int32(info.cols)) return build_pattern<T, I, int32_t>(info, input, stream, with_tile_entries);
+  return build_pattern<T, I, I>(info, input, stream, with_tile_entries);
+}
+
 }  // namespace
 
 // The tile entries are an optimisation: where creation with them runs out of device memory, at the
-// plan's allocation or at any after it (the scratch, which comes after the plan's arrays and is
-// the larger at the peak), it starts again without them. The failed attempt's memory goes back as
+// plan's allocation (which comes after the scratch: the two together are the peak) or at any after
+// it, it starts again without them. The failed attempt's memory goes back as
 // it unwinds (its frees wait for the work queued on it); the caller's arrays are only read, so
 // the second attempt validates and sorts them again: time spent only where memory ran out.
 template <typename T, typename I>
 DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
   if (wants_tile_entries<T>(info.rows, info.cols, info.nnz, sddmm_tiles())) {
     try {
-      return build_pattern<T, I>(info, input, stream, true);
+      return build_pattern_with_keys<T, I>(info, input, stream, true);
     } catch (const Error& e) {
       if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
     }
   }
-  return build_pattern<T, I>(info, input, stream, false);
+  return build_pattern_with_keys<T, I>(info, input, stream, false);
 }
 
 template DevicePattern<float, int32_t> build_device_pattern<float, int32_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);
