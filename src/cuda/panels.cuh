@@ -72,25 +72,41 @@ void lay_out_panel_order(PanelOrder<V, I>& order, Carver& c, int64_t rows, int64
   order.value = c.span<V>(has_values ? nnz : 0);
 }
 
-// The buffers the sort by panel borrows from the plan's sort by column (preprocess/compress.cu):
-// column_order holds the row-order index of each entry in column order (its contents are consumed),
-// spare and keys[0..1] nnz elements each of free space, temp CUB's storage of panel_sort_bytes.
+// The sort by panel's buffers, nnz elements each, in the creation scratch (preprocess/compress.cu:
+// the keys' two are the sort by column's, free once its keys have been read), and CUB's storage
+// of panel_sort_bytes.
 template <typename I>
 struct PanelSortBuffers {
-  I* column_order;
-  I* spare;
-  uint32_t* keys[2];  // keys[0] holds each column-ordered entry's panel (the CSC gather writes it)
+  uint32_t* keys[2];
+  I* entries[2];
   void* temp;
   size_t temp_bytes;
 };
 
-// Fills a laid-out panel order: sorts the column order by panel (stable: columns stay ascending
-// within a panel, rows within a column; the panels in buffers.keys[0]) and gathers the row-ordered
-// arrays into it (caller_position and entry_value may be null: identity, ones). The work is
-// queued on `stream`, not synchronised. Requires panels_fit(rows, cols).
+// Where each entry's row comes from when the sort by panel is queued: row indices in row order
+// (the caller's COO rows, or the plan's entry_row once sorted by row), or CSR offsets (the row
+// found by binary search). R: the index type of that array. The caller's arrays may not be
+// validated yet: the keys made from them are then wrong, never read out of bounds, and not kept.
+template <typename R>
+struct EntryRows {
+  const R* coo_row = nullptr;
+  const R* offsets = nullptr;  // rows + 1 of them, where coo_row is null
+  int64_t rows = 0;
+};
+
+// Queues the sort by panel, stable, of the entries in column order (column_order: the row-order
+// index of each; read, not changed): the panel order's entries, as row-order indices, in (panel,
+// column, row) order, returned (one of buffers.entries; the work is queued on `stream`).
+template <typename R, typename I>
+const I* queue_panel_sort(const PanelSortBuffers<I>& buffers, const I* column_order, EntryRows<R> rows, int64_t nnz,
+                          cudaStream_t stream);
+
+// Fills a laid-out panel order from that sort (panel_entries): gathers the row-ordered arrays into
+// it (caller_position and entry_value may be null: identity, ones) and the panels' offsets. The
+// work is queued on `stream`, not synchronised. Requires panels_fit(rows, cols).
 template <typename V, typename I>
 void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const int64_t* row_offsets,
-                      PanelSortBuffers<I> buffers, const I* entry_row, const I* entry_col, const V* entry_value,
+                      const I* panel_entries, const I* entry_row, const I* entry_col, const V* entry_value,
                       const I* caller_position, cudaStream_t stream);
 template <typename I>
 size_t panel_sort_bytes(int64_t rows, int64_t nnz, cudaStream_t stream);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "core/matrix.hpp"
 #include "cuda/carved.cuh"
@@ -102,7 +103,8 @@ DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInp
 // spmm_heavy_row_entries_few() where at most resident_blocks indices of its dimension are (then
 // partitioned again, queued). Temporaries are carved from `scratch`, at least
 // split_scratch_bytes<I>(rows, cols, nnz) bytes, which must outlive the queued work.
-// `also`, where given, is read back with the split's counts, in the same synchronisation.
+// `also`: device words read back with the split's counts, in the same synchronisation (those of
+// no bytes left out).
 struct ReadBack {
   const void* device = nullptr;
   void* host = nullptr;
@@ -111,13 +113,14 @@ struct ReadBack {
 template <typename I>
 void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
                      int64_t nnz, int64_t resident_blocks, void* scratch, size_t scratch_bytes, cudaStream_t stream,
-                     const ReadBack& also = {});
+                     std::initializer_list<ReadBack> also = {});
 template <typename I>
 size_t split_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t stream);
 
 // Validates the caller's arrays on the device (indices in range, CSR offsets monotone from 0 to
 // nnz) in two steps: queue_validation queues the checks on `stream`, writing kValidationFlags
-// device words at `flags`; finish_validation reads them back (synchronising the stream), throws
+// device words at `flags`, which the caller has set to all ones (bytes 0xFF) before, in stream
+// order; finish_validation reads them back (synchronising the stream), throws
 // INDEX_OUT_OF_RANGE with the first bad position and value, and returns whether the entries are in
 // row order (CSR always; COO when no row index is below the one before it). Work queued between
 // the two runs before the read-back, on arrays not yet known to be valid.

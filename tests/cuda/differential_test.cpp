@@ -182,10 +182,11 @@ TEST_SUITE("gpu") {
     // slab partial (1000 = 7 x 128 + 104 rows, 2000 = 7 x 256 + 208 columns), int32 and int64
     // indices, with and without values: COO in row order, CSR with X1 rows and X2 columns padded,
     // and COO in column order (the outputs go back to the caller's places); then in shuffled
-    // order, whose rows' columns do not ascend: the plan drops its tile entries and the line kernel
-    // runs. Then, with the tile entries forced on every float32 plan (SDDMM_SDDMM_TILES=1), every float32 suite
-    // case and graph at K = 32 with its entries sorted by row and column: tiles of a few entries,
-    // empty tiles and rows, one-row and one-column matrices, offsets that leave the vector path.
+    // order, and in row order with each row's columns shuffled (COO and CSR), whose rows' columns do
+    // not ascend: the plan drops its tile entries and the line kernel runs. Then, with the tile entries forced on every
+    // float32 plan (SDDMM_SDDMM_TILES=1), every float32 suite case and graph at K = 32 with its entries sorted by row
+    // and column: tiles of a few entries, empty tiles and rows, one-row and one-column matrices, offsets that leave the
+    // vector path.
     uint64_t seed = 8800;
     for (sddmm_index_type_t it : {SDDMM_INDEX_INT32, SDDMM_INDEX_INT64}) {
       for (bool values : {true, false}) {
@@ -201,6 +202,15 @@ TEST_SUITE("gpu") {
         c = SddmmCase{"dense tiles, column order", sorted_by_column(shuffled), 32, Precision{}, it};
         check_sddmm(SDDMM_BACKEND_CUDA, c);
         c = SddmmCase{"dense tiles, shuffled (no tile entries kept)", shuffled, 32, Precision{}, it};
+        check_sddmm(SDDMM_BACKEND_CUDA, c);
+        // In row order with each row's columns in the shuffled order: creation's copy of the
+        // caller's row-ordered entries finds that they do not ascend, for COO and for CSR (where
+        // a row's first entry is known from the offsets alone).
+        c = SddmmCase{"dense tiles, row order, columns not ascending", sorted_by_row(shuffled), 32, Precision{}, it};
+        check_sddmm(SDDMM_BACKEND_CUDA, c);
+        c.name = "dense tiles, CSR, columns not ascending";
+        c.csr = true;
+        c.seed = seed++;
         check_sddmm(SDDMM_BACKEND_CUDA, c);
       }
     }

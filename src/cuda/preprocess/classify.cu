@@ -202,7 +202,7 @@ size_t split_scratch_bytes(int64_t rows, int64_t cols, int64_t nnz, cudaStream_t
 template <typename I>
 void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit<I>& cols, const int64_t* col_offsets,
                      int64_t nnz, int64_t resident_blocks, void* scratch, size_t scratch_bytes, cudaStream_t stream,
-                     const ReadBack& also) {
+                     std::initializer_list<ReadBack> also) {
   const HeavyThresholds row_t = heavy_thresholds(rows.order.size(), nnz);
   const HeavyThresholds col_t = heavy_thresholds(cols.order.size(), nnz);
   Carver c(scratch, scratch_bytes);
@@ -214,8 +214,9 @@ void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit
   queue_split(cols, col_offsets, col_t, col_counters, w, stream);
   int64_t counts[2 * kCounters] = {};
   check(cudaMemcpyAsync(counts, w.counters, sizeof(counts), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  if (also.bytes > 0) {
-    check(cudaMemcpyAsync(also.host, also.device, also.bytes, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+  for (const ReadBack& r : also) {
+    if (r.bytes > 0)
+      check(cudaMemcpyAsync(r.host, r.device, r.bytes, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
   }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (light/heavy split)");
   keep_split(rows, row_offsets, nnz, row_t, row_counters, counts, resident_blocks, w, stream);
@@ -224,10 +225,10 @@ void split_by_length(OuterSplit<I>& rows, const int64_t* row_offsets, OuterSplit
   queue_longest_first(cols, col_offsets, w, stream);
 }
 
-#define SDDMM_INSTANTIATE_SPLIT(I)                                                                                 \
-  template size_t split_scratch_bytes<I>(int64_t, int64_t, int64_t, cudaStream_t);                                 \
+#define SDDMM_INSTANTIATE_SPLIT(I)                                                                                   \
+  template size_t split_scratch_bytes<I>(int64_t, int64_t, int64_t, cudaStream_t);                                   \
   template void split_by_length<I>(OuterSplit<I>&, const int64_t*, OuterSplit<I>&, const int64_t*, int64_t, int64_t, \
-                                   void*, size_t, cudaStream_t, const ReadBack&);
+                                   void*, size_t, cudaStream_t, std::initializer_list<ReadBack>);
 SDDMM_INSTANTIATE_SPLIT(int32_t)
 SDDMM_INSTANTIATE_SPLIT(int64_t)
 #undef SDDMM_INSTANTIATE_SPLIT

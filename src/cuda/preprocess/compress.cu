@@ -21,9 +21,10 @@
 //   int32 plan (i = k = 4):                  3i + 2v + 2k + 2i = 28 + 2v bytes per entry
 //   int64 plan, dimension < 2^31 (k = 4):    3i + 2v + 2k + 2i = 48 + 2v
 //   int64 plan, dimension >= 2^31 (k = 8):   3i + 2v + 2k + 2i = 56 + 2v
-// (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, whose sort
-// reuses the buffers of the sort by column; + 4 + i + v for the tile entries, cuda/tile_entries.cuh,
-// where the plan has them, gone without where creation runs out of memory with them). For the
+// (+ i when sorted by row; + 3i + v where the plan has a panel order, cuda/panels.cuh, and + i of
+// scratch for its sort, which takes the sort by column's buffers and one more; + 4 + i + v for the
+// tile entries, cuda/tile_entries.cuh, where the plan has them, gone without where creation runs
+// out of memory with them). For the
 // 2^31 + 2^20 entries of tests/huge (CSR without values, plus the caller's 8-byte col_idx) that is
 // 56 x 2.15e9 = 120 GB of the H200's 141. The tensor-core listing takes 2u + 2i + 1 bytes per
 // entry of the scratch (u: bytes of a unit key, 4 or 8), about what the
@@ -58,40 +59,53 @@ __global__ void convert_kernel(const In* in, Out* out, int64_t n) {
   SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<Out>(in[i]);
 }
 
-// dst_index[i] = src_index[perm[i]], dst_value[i] = src_value[perm[i]] (values optional), and where
-// panel_keys is given the panel of each gathered index: the CSC's rows, whose panels are the keys of
-// the panel order's sort (preprocess/panels.cu), written here rather than by a pass of their own.
+// dst_index[i] = src_index[perm[i]], dst_value[i] = src_value[perm[i]] (values optional).
 template <typename In, typename T, typename I>
 __global__ void gather_kernel(const I* perm, const In* src_index, I* dst_index, const T* src_value, T* dst_value,
-                              uint32_t* panel_keys, int64_t n) {
+                              int64_t n) {
   SDDMM_GRID_STRIDE(i, n) {
     const I from = perm[i];
-    const I index = static_cast<I>(src_index[from]);
-    dst_index[i] = index;
+    dst_index[i] = static_cast<I>(src_index[from]);
     if (dst_value != nullptr) dst_value[i] = src_value[from];
-    if (panel_keys != nullptr) panel_keys[i] = static_cast<uint32_t>(static_cast<int64_t>(index) / kPanelRows);
   }
 }
 
 // Clears *ascending where an entry's column is below the one before it in the same row, over
-// row-ordered entries (a plain store, as validation's row-order check).
+// row-ordered entries (a plain store, as validation's row-order check): for COO entries that
+// validation found out of row order, once they are sorted by row.
 template <typename I>
-__global__ void check_columns_ascending_kernel(const I* entry_row, const I* entry_col, int64_t nnz, unsigned* ascending) {
+__global__ void check_columns_ascending_kernel(const I* entry_row, const I* entry_col, int64_t nnz,
+                                               unsigned long long* ascending) {
   SDDMM_GRID_STRIDE(p, nnz) {
     if (p > 0 && entry_row[p] == entry_row[p - 1] && entry_col[p] < entry_col[p - 1]) *ascending = 0;
   }
 }
 
-// Row of every entry of a CSR matrix, by binary search in the offsets.
-template <typename I>
-__global__ void rows_from_offsets_kernel(const int64_t* offsets, int64_t rows, int64_t nnz, I* entry_row) {
+// The plan's row-ordered arrays from the caller's entries, which are in row order, in one pass:
+// each entry's row (COO: the caller's row index; CSR: by binary search in the plan's offsets,
+// coo_row null), its column converted, its value copied (entry_value null without values) and,
+// where `ascending` is given, that word cleared where a column is below the one before it in the
+// same row (check_columns_ascending_kernel's test, on the caller's arrays). One launch instead of
+// a conversion per array, the values' copy and the check's own pass over the plan's arrays.
+template <typename In, typename T, typename I>
+__global__ void copy_row_ordered_kernel(const In* coo_row, const int64_t* offsets, int64_t rows, const In* col,
+                                        const T* value, I* entry_row, I* entry_col, T* entry_value, int64_t nnz,
+                                        unsigned long long* ascending) {
   SDDMM_GRID_STRIDE(e, nnz) {
-    int64_t lo = 0, hi = rows;  // find the last r with offsets[r] <= e
-    while (hi - lo > 1) {
-      const int64_t mid = (lo + hi) / 2;
-      if (offsets[mid] <= e) lo = mid; else hi = mid;
+    int64_t row = 0;
+    bool row_start = false;  // e is the first entry of its row
+    if (coo_row != nullptr) {
+      row = static_cast<int64_t>(coo_row[e]);
+      row_start = e == 0 || static_cast<int64_t>(coo_row[e - 1]) != row;
+    } else {
+      row = row_holding(offsets, rows, e);
+      row_start = offsets[row] == e;
     }
-    entry_row[e] = static_cast<I>(lo);
+    const In c = col[e];
+    entry_row[e] = static_cast<I>(row);
+    entry_col[e] = static_cast<I>(c);
+    if (entry_value != nullptr) entry_value[e] = value[e];
+    if (ascending != nullptr && !row_start && c < col[e - 1]) *ascending = 0;
   }
 }
 
@@ -110,13 +124,6 @@ void convert_index(const void* in, sddmm_index_type_t type, J* out, int64_t n, c
   } else {
     convert(static_cast<const int32_t*>(in), out, n, stream);
   }
-}
-
-template <typename T>
-void copy_values(const void* values, const DeviceSpan<T>& out, cudaStream_t stream) {
-  if (out.empty()) return;
-  check(cudaMemcpyAsync(out.get(), values, static_cast<size_t>(out.size()) * sizeof(T), cudaMemcpyDeviceToDevice, stream),
-        "cudaMemcpyAsync (values)");
 }
 
 // Sort keys are int32 when the dimension sorted by fits, whatever the plan's index type (see the
@@ -181,26 +188,30 @@ void lay_out_plan(DevicePattern<T, I>& p, Carver& c, bool has_values, bool with_
   if (with_tile_entries) lay_out_tile_entries(p.tile_entries, c, p.rows, p.cols, p.nnz, has_values);
 }
 
-// Row-ordered entries from entries already in row order: CSR (rows from the offsets) or sorted COO.
+// Row-ordered entries from entries already in row order: CSR (rows from the offsets) or sorted COO,
+// with the check that every row's columns ascend where `ascending` is given (else null).
 template <typename T, typename I>
-void copy_in_row_order(DevicePattern<T, I>& p, const SparseInput& input, cudaStream_t stream) {
-  if (input.format == SparseInput::Format::kCsr) {
-    if (p.rows > 0) {
-      convert_index(input.rows, input.index_type, p.row_offsets.get(), p.rows + 1, stream);
-    } else {
-      check(cudaMemsetAsync(p.row_offsets.get(), 0, sizeof(int64_t), stream), "cudaMemsetAsync");
-    }
-    if (p.nnz > 0) {
-      rows_from_offsets_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(p.row_offsets.get(), p.rows,
-                                                                                          p.nnz, p.entry_row.get());
-      check_launch("rows_from_offsets_kernel");
-    }
-  } else {
-    convert_index(input.rows, input.index_type, p.entry_row.get(), p.nnz, stream);
-    offsets_from_sorted(p.entry_row.get(), p.nnz, p.rows, p.row_offsets.get(), stream);
+void copy_in_row_order(DevicePattern<T, I>& p, const SparseInput& input, unsigned long long* ascending,
+                       cudaStream_t stream) {
+  const bool csr = input.format == SparseInput::Format::kCsr;
+  if (csr && p.rows > 0) {
+    convert_index(input.rows, input.index_type, p.row_offsets.get(), p.rows + 1, stream);
+  } else if (csr) {
+    check(cudaMemsetAsync(p.row_offsets.get(), 0, sizeof(int64_t), stream), "cudaMemsetAsync");
   }
-  convert_index(input.cols, input.index_type, p.entry_col.get(), p.nnz, stream);
-  copy_values(input.values, p.entry_value, stream);
+  const auto copy = [&](const auto* caller_row, const auto* caller_col) {
+    if (!csr) offsets_from_sorted(caller_row, p.nnz, p.rows, p.row_offsets.get(), stream);
+    if (p.nnz == 0) return;
+    copy_row_ordered_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
+        csr ? nullptr : caller_row, p.row_offsets.get(), p.rows, caller_col, static_cast<const T*>(input.values),
+        p.entry_row.get(), p.entry_col.get(), p.entry_value.get(), p.nnz, ascending);
+    check_launch("copy_row_ordered_kernel");
+  };
+  if (input.index_type == SDDMM_INDEX_INT64) {
+    copy(static_cast<const int64_t*>(input.rows), static_cast<const int64_t*>(input.cols));
+  } else {
+    copy(static_cast<const int32_t*>(input.rows), static_cast<const int32_t*>(input.cols));
+  }
 }
 
 // Row-ordered entries from COO entries that are not in row order: a stable sort by row, then
@@ -217,7 +228,7 @@ void sort_rows(DevicePattern<T, I>& p, const SparseInput& input, Carver scratch,
   const T* values = p.entry_value.empty() ? nullptr : static_cast<const T*>(input.values);
   const auto gather = [&](const auto* caller_col) {
     gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
-        p.caller_position.get(), caller_col, p.entry_col.get(), values, p.entry_value.get(), nullptr, p.nnz);
+        p.caller_position.get(), caller_col, p.entry_col.get(), values, p.entry_value.get(), p.nnz);
     check_launch("gather_kernel");
   };
   if (input.index_type == SDDMM_INDEX_INT64) {
@@ -228,56 +239,107 @@ void sort_rows(DevicePattern<T, I>& p, const SparseInput& input, Carver scratch,
 }
 
 // Column-ordered entries (CSC), from the row-ordered ones: a stable sort by column keeps row order
-// within a column, so transposed SpMM sums in a fixed order. In two steps, so that creation can queue
-// the sort before the plan's allocation exists (build_pattern): the sort needs only the scratch and
-// the column of each entry in row order, from the caller's array or the plan's entry_col.
+// within a column, so transposed SpMM sums in a fixed order; and, where the plan has one, the
+// panel order's sort of that order (cuda/panels.cuh). In two steps, so that creation can queue the
+// sorts before the plan's allocation exists (build_pattern): they need only the scratch and each
+// row-ordered entry's column and row, from the caller's arrays or the plan's entry_col and
+// entry_row.
+//
+// The scratch, in this order: the sort by column (its buffers and CUB's storage); with a panel
+// order, the column offsets (computed there, so that the sort by panel can take both key buffers;
+// copied into the plan after), one more buffer of entries and CUB's storage of the sort by panel,
+// whose entries are that buffer and the positions buffer the sort by column's result leaves free.
 template <typename K, typename I>
 struct ColumnSort {
-  Carver scratch;                       // the creation scratch past the sort's buffers (the panel order's CUB storage)
   std::optional<RadixSort<K, I>> sort;  // none without entries
   typename RadixSort<K, I>::Sorted sorted = {};
+  int64_t* col_offsets = nullptr;  // with a panel order: cols + 1, in the scratch
+  PanelSortBuffers<I> panel_sort = {};
+  const I* panel_entries = nullptr;  // with a panel order: its entries, as row-order indices, once sorted
+
+  // Lays the pieces out on `c` (a measuring Carver measures them).
+  ColumnSort(Carver& c, int64_t nnz, int64_t rows, int64_t cols, bool with_panels, cudaStream_t stream) {
+    if (nnz == 0) return;
+    sort.emplace(c, nnz, cols, stream);
+    if (!with_panels) return;
+    col_offsets = c.take<int64_t>(cols + 1);
+    panel_sort.entries[1] = c.take<I>(nnz);
+    panel_sort.temp_bytes = panel_sort_bytes<I>(rows, nnz, stream);
+    panel_sort.temp = c.take<unsigned char>(static_cast<int64_t>(panel_sort.temp_bytes));
+  }
 };
 
-// Queues the sort by column of the row-ordered entries; fill_keys(keys) writes their columns.
-template <typename K, typename I, typename FillKeys>
-ColumnSort<K, I> queue_column_sort(Carver whole, int64_t nnz, int64_t cols, FillKeys&& fill_keys, cudaStream_t stream) {
-  ColumnSort<K, I> c{whole, std::nullopt, {}};
+template <typename K, typename I>
+size_t column_sort_scratch_bytes(int64_t nnz, int64_t rows, int64_t cols, bool with_panels, cudaStream_t stream) {
+  Carver c;
+  (void)ColumnSort<K, I>(c, nnz, rows, cols, with_panels, stream);
+  return c.used();
+}
+
+// Queues the sort by column of the row-ordered entries, on the scratch's start (`whole`), and the
+// sort by panel where `with_panels`; fill_keys(keys) writes the entries' columns, `rows` says where
+// their rows are.
+template <typename K, typename I, typename R, typename FillKeys>
+ColumnSort<K, I> queue_column_sort(Carver whole, int64_t nnz, int64_t cols, bool with_panels, EntryRows<R> rows,
+                                   FillKeys&& fill_keys, cudaStream_t stream) {
+  ColumnSort<K, I> c(whole, nnz, rows.rows, cols, with_panels, stream);
   if (nnz == 0) return c;
-  c.sort.emplace(c.scratch, nnz, cols, stream);
-  fill_keys(c.sort->keys[0]);
-  c.sorted = c.sort->run();
+  RadixSort<K, I>& sort = *c.sort;
+  fill_keys(sort.keys[0]);
+  c.sorted = sort.run();
+  if (!with_panels) return c;
+  offsets_from_sorted(c.sorted.keys, nnz, cols, c.col_offsets, stream);
+  // Both key buffers are free once the offsets are read (stream order); the sort by column's
+  // result stays in its positions buffer for the CSC's gather.
+  c.panel_sort.keys[0] = reinterpret_cast<uint32_t*>(sort.keys[0]);
+  c.panel_sort.keys[1] = reinterpret_cast<uint32_t*>(sort.keys[1]);
+  c.panel_sort.entries[0] = c.sorted.positions == sort.positions[0] ? sort.positions[1] : sort.positions[0];
+  c.panel_entries = queue_panel_sort(c.panel_sort, c.sorted.positions, rows, nnz, stream);
   return c;
+}
+
+// The same from the caller's arrays (taken to be in row order: validation has not answered yet).
+template <typename K, typename I>
+ColumnSort<K, I> queue_column_sort_of_caller(Carver whole, const MatrixInfo& info, const SparseInput& input,
+                                             bool with_panels, cudaStream_t stream) {
+  const bool csr = input.format == SparseInput::Format::kCsr;
+  const auto queue = [&](const auto* caller_rows) {
+    using R = std::remove_cv_t<std::remove_pointer_t<decltype(caller_rows)>>;
+    const EntryRows<R> rows{csr ? nullptr : caller_rows, csr ? caller_rows : nullptr, info.rows};
+    return queue_column_sort<K, I>(
+        whole, info.nnz, info.cols, with_panels, rows,
+        [&](K* keys) { convert_index(input.cols, input.index_type, keys, info.nnz, stream); }, stream);
+  };
+  if (input.index_type == SDDMM_INDEX_INT64) return queue(static_cast<const int64_t*>(input.rows));
+  return queue(static_cast<const int32_t*>(input.rows));
 }
 
 // The rest of the CSC from the sort: column offsets, the rows and values gathered into column order
 // and, where the plan has one, the panel order.
 template <typename K, typename T, typename I>
-void finish_csc(DevicePattern<T, I>& p, ColumnSort<K, I>& c, cudaStream_t stream) {
+void finish_csc(DevicePattern<T, I>& p, const ColumnSort<K, I>& c, cudaStream_t stream) {
   if (!c.sort) {
     offsets_from_sorted<K>(nullptr, 0, p.cols, p.col_offsets.get(), stream);
     return;
   }
-  const RadixSort<K, I>& sort = *c.sort;
-  const auto& sorted = c.sorted;
-  offsets_from_sorted(sorted.keys, p.nnz, p.cols, p.col_offsets.get(), stream);
-  // The panel order's sort takes this sort's key buffers (at least 32 bits each), the sorted keys
-  // read above first (stream order), and the positions buffer the result does not occupy; CUB's
-  // storage after them. The gather writes its keys.
-  uint32_t* const panel_keys = p.panels.empty() ? nullptr : reinterpret_cast<uint32_t*>(sort.keys[0]);
+  if (c.col_offsets != nullptr) {
+    check(cudaMemcpyAsync(p.col_offsets.get(), c.col_offsets, static_cast<size_t>(p.cols + 1) * sizeof(int64_t),
+                          cudaMemcpyDeviceToDevice, stream),
+          "cudaMemcpyAsync (column offsets)");
+  } else {
+    offsets_from_sorted(c.sorted.keys, p.nnz, p.cols, p.col_offsets.get(), stream);
+  }
   gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
-      sorted.positions, p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), panel_keys, p.nnz);
+      c.sorted.positions, p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), p.nnz);
   check_launch("gather_kernel (CSC)");
   if (p.panels.empty()) return;
-  PanelSortBuffers<I> panel_sort;
-  panel_sort.column_order = const_cast<I*>(sorted.positions);  // one of sort.positions, no longer read
-  panel_sort.spare = sorted.positions == sort.positions[0] ? sort.positions[1] : sort.positions[0];
-  panel_sort.keys[0] = panel_keys;
-  panel_sort.keys[1] = reinterpret_cast<uint32_t*>(sort.keys[1]);
-  panel_sort.temp_bytes = panel_sort_bytes<I>(p.rows, p.nnz, stream);
-  panel_sort.temp = c.scratch.template take<unsigned char>(static_cast<int64_t>(panel_sort.temp_bytes));
-  fill_panel_order(p.panels, p.rows, p.nnz, p.row_offsets.get(), panel_sort, p.entry_row.get(), p.entry_col.get(),
+  fill_panel_order(p.panels, p.rows, p.nnz, p.row_offsets.get(), c.panel_entries, p.entry_row.get(), p.entry_col.get(),
                    p.entry_value.get(), p.caller_position.get(), stream);
 }
+
+// Creation's flag words: validation's, then whether every row's columns ascend (cleared by the
+// check, where the plan makes it).
+constexpr int kCreationFlags = kValidationFlags + 1;
 
 // Value types with a tensor-core SDDMM: float16, bfloat16 and float32 (float64 has none).
 template <typename T>
@@ -417,11 +479,12 @@ CreationScratch allocate_scratch(size_t needed, size_t wanted, bool& with_units,
 }
 
 // The order of creation: validation queued first (its flags in the creation pool), then the scratch
-// (from the pool: ~10 us) and the sort by column of the caller's entries, taken to be in row order,
-// so that the device validates and sorts while the host makes the plan's allocation (a cudaMalloc
-// does not wait for the device: 46 MB 66-71 us idle, 71-93 us beside a 300 us kernel, H200, e89).
-// Where validation then finds COO entries out of row order (CSR is in row order by definition),
-// that sort was for nothing: the entries are sorted by row, and by column again after.
+// (from the pool: ~10 us) and the sorts by column and by panel of the caller's entries, taken to be
+// in row order, so that the device validates and sorts while the host makes the plan's allocation
+// (a cudaMalloc does not wait for the device: 46 MB 66-71 us idle, 71-93 us beside a 300 us kernel,
+// H200, e89). Where validation then finds COO entries out of row order (CSR is in row order by
+// definition), those sorts were for nothing: the entries are sorted by row, and by column (and
+// panel) again after. After the allocation, each phase writes the plan's arrays.
 // with_tile_entries: the plan lists its tile entries (wants_tile_entries said so).
 // K: the sort-by-column's key type (int32 where the columns fit it).
 template <typename T, typename I, typename K>
@@ -439,11 +502,14 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   p.spmm_l2_hints = spmm_l2_hints();
   const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
-  // Validation's flags in a small block of the creation pool, not the plan's allocation, so that
-  // its kernels are queued first.
-  std::optional<CreationScratch> flags;
-  flags.emplace(kValidationFlags * sizeof(unsigned long long), info.device_id, stream);
-  auto* const validation_flags = reinterpret_cast<unsigned long long*>(flags->get());
+  // Validation's flags and the word that says whether every row's columns ascend, in a small
+  // block of the creation pool, not the plan's allocation, so that validation is queued first;
+  // every word starts all ones (validation's "none" and "ascending").
+  const CreationScratch flags(kCreationFlags * sizeof(unsigned long long), info.device_id, stream);
+  auto* const validation_flags = reinterpret_cast<unsigned long long*>(flags.get());
+  unsigned long long* const columns_ascending = validation_flags + kValidationFlags;
+  check(cudaMemsetAsync(validation_flags, 0xFF, kCreationFlags * sizeof(unsigned long long), stream),
+        "cudaMemsetAsync");
   queue_validation(info, input, validation_flags, stream);
 
   p.entries_per_slice = spmm_entries_per_slice();
@@ -471,15 +537,10 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
 
   // One scratch for every phase below, sized for the largest. COO entries may need the sort by row,
   // which validation has not answered yet: it is counted in (about the sort by column's size).
+  // The sort by column takes the sort by panel's pieces after its own (ColumnSort).
   const bool may_sort_rows = input.format != SparseInput::Format::kCsr;
-  const size_t sorts = std::max(may_sort_rows ? sort_scratch_bytes<I>(nnz, info.rows, stream) : 0,
-                                sort_scratch_bytes<I>(nnz, info.cols, stream));
-  // The sort by column also makes the panel order, with CUB's storage for it after its own.
-  Carver panel_sort;  // measuring
-  if (with_panels) {
-    (void)panel_sort.take<unsigned char>(static_cast<int64_t>(panel_sort_bytes<I>(info.rows, nnz, stream)));
-  }
-  const size_t needed = std::max({sorts, sort_scratch_bytes<I>(nnz, info.cols, stream) + panel_sort.used(),
+  const size_t needed = std::max({may_sort_rows ? sort_scratch_bytes<I>(nnz, info.rows, stream) : 0,
+                                  column_sort_scratch_bytes<K, I>(nnz, info.rows, info.cols, with_panels, stream),
                                   split_scratch_bytes<I>(info.rows, info.cols, nnz, stream)});
   // A plan with a panel order lists no float32 units for the split: the panel kernel takes the
   // split's K = 128 / 256 (sddmm.cu; it ran faster), and at K = 32 / 64 the split pays only for units
@@ -495,20 +556,26 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   }
   const CreationScratch scratch = allocate_scratch(needed, wanted, with_units, info.device_id, stream);
   const Carver whole(scratch.get(), scratch.size());
-  ColumnSort<K, I> by_column = queue_column_sort<K, I>(
-      whole, nnz, info.cols, [&](K* keys) { convert_index(input.cols, input.index_type, keys, nnz, stream); }, stream);
+  ColumnSort<K, I> by_column = queue_column_sort_of_caller<K, I>(whole, info, input, with_panels, stream);
 
-  unsigned* columns_ascending = nullptr;         // read with the last synchronisation, when checked
+  // Whether every row's columns ascend: the float32 SpMM slab kernel asks (spmm.cu), by its rule
+  // only where the entries are at least its lower threshold x cols x its blocks (one a
+  // multiprocessor) and the rows fit its warps, and the tile entries need it: elsewhere the check's
+  // pass (0.02-0.08 ms of plan time, H100, when it was a pass of its own with a memset and a
+  // read-back) would buy nothing.
+  const double slab_reads = static_cast<double>(multiprocessors(info.device_id)) * static_cast<double>(info.cols);
+  const bool slab_rule_may_take = static_cast<double>(nnz) >= p.spmm_slab_min_reuse.lowest() * slab_reads &&
+                                  info.rows <= slab_outer_capacity(multiprocessors(info.device_id));
+  const bool check_columns = std::is_same_v<T, float> &&
+                             (p.spmm_slabs == 1 || (p.spmm_slabs == -1 && slab_rule_may_take) || with_tile_entries);
   unsigned long long* x_class_counts = nullptr;  // the L2 hints' histograms, read with the split's counts
   p.storage = carve([&](Carver& c) {
-    columns_ascending = c.take<unsigned>(1);
     lay_out_plan(p, c, info.has_values, with_panels, with_tile_entries);
     if (with_x_classes) x_class_counts = c.take<unsigned long long>(kXClassCounts);
   });
   const bool in_row_order = finish_validation(info, input, validation_flags, stream);
-  flags.reset();
   if (in_row_order) {
-    copy_in_row_order(p, input, stream);
+    copy_in_row_order(p, input, check_columns ? columns_ascending : nullptr, stream);
   } else {
     p.caller_position_storage = DeviceArray<I>(nnz);
     p.caller_position = DeviceSpan<I>(p.caller_position_storage.get(), nnz);
@@ -518,28 +585,18 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
       sort_rows<I>(p, input, whole, stream);
     }
     // The sort by row took the scratch's first buffers: the sort by column again, of the sorted entries.
+    const EntryRows<I> sorted_rows{p.entry_row.get(), nullptr, info.rows};
     by_column = queue_column_sort<K, I>(
-        whole, nnz, info.cols, [&](K* keys) { convert(p.entry_col.get(), keys, nnz, stream); }, stream);
-  }
-  if constexpr (kHasTensorCorePath<T>) {
-    with_units = with_units && units_may_pay(p, input, stream);
-  }
-  // Whether every row's columns ascend: the float32 SpMM slab kernel asks (spmm.cu), by its rule
-  // only where the entries are at least its lower threshold x cols x its blocks (one a
-  // multiprocessor) and the rows fit its warps, and the tile entries need it: elsewhere the check's
-  // pass, a memset and a read-back (0.02-0.08 ms of plan time, H100) would buy nothing.
-  const double slab_reads = static_cast<double>(multiprocessors(info.device_id)) * static_cast<double>(info.cols);
-  const bool slab_rule_may_take = static_cast<double>(nnz) >= p.spmm_slab_min_reuse.lowest() * slab_reads &&
-                                  info.rows <= slab_outer_capacity(multiprocessors(info.device_id));
-  const bool check_columns = std::is_same_v<T, float> &&
-                             (p.spmm_slabs == 1 || (p.spmm_slabs == -1 && slab_rule_may_take) || with_tile_entries);
-  if (check_columns) {
-    check(cudaMemsetAsync(columns_ascending, 0xFF, sizeof(unsigned), stream), "cudaMemsetAsync");
-    if (nnz > 1) {
+        whole, nnz, info.cols, with_panels, sorted_rows,
+        [&](K* keys) { convert(p.entry_col.get(), keys, nnz, stream); }, stream);
+    if (check_columns && nnz > 1) {
       check_columns_ascending_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
           p.entry_row.get(), p.entry_col.get(), nnz, columns_ascending);
       check_launch("check_columns_ascending_kernel");
     }
+  }
+  if constexpr (kHasTensorCorePath<T>) {
+    with_units = with_units && units_may_pay(p, input, stream);
   }
   if constexpr (std::is_same_v<T, float>) {
     if (with_tile_entries) {
@@ -548,16 +605,19 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
     }
   }
   finish_csc(p, by_column, stream);
-  // The hints' histogram is read back with the split's counts; only plans the rule may give hints
-  // keep each entry's class (an allocation of their own).
+  // The hints' histogram and the columns' order are read back with the split's counts; only plans
+  // the rule may give hints keep each entry's class (an allocation of their own).
   unsigned long long class_counts[kXClassCounts] = {};
   ReadBack class_read_back;
   if (with_x_classes) {
     queue_x_class_counts(p.col_offsets.get(), info.cols, x_class_counts, stream);
     class_read_back = ReadBack{x_class_counts, class_counts, sizeof(class_counts)};
   }
-  split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.resident_blocks, scratch.get(),
-                  scratch.size(), stream, class_read_back);
+  unsigned long long ascending = 0;
+  ReadBack ascending_read_back;
+  if (check_columns) ascending_read_back = ReadBack{columns_ascending, &ascending, sizeof(ascending)};
+  split_by_length(p.row_split, p.row_offsets.get(), p.col_split, p.col_offsets.get(), nnz, p.resident_blocks,
+                  scratch.get(), scratch.size(), stream, {class_read_back, ascending_read_back});
   if (with_x_classes) {
     p.x_classes = row_classes(class_counts);
     if (l2_hints_may_pay(p.x_classes, info.cols, nnz, p.l2_bytes, p.spmm_l2_hints)) {
@@ -567,11 +627,6 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   }
   if constexpr (kHasTensorCorePath<T>) {
     if (with_units) add_tensor_core_units(p, scratch, stream);
-  }
-  unsigned ascending = 0;
-  if (check_columns) {
-    check(cudaMemcpyAsync(&ascending, columns_ascending, sizeof(ascending), cudaMemcpyDeviceToHost, stream),
-          "cudaMemcpyAsync (column order)");
   }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (plan creation)");
   p.rows_ascending = ascending != 0;

@@ -26,6 +26,21 @@ __device__ int64_t first_not_below(const K* sorted, int64_t n, int64_t x) {
   return lo;
 }
 
+// The row holding entry e of a CSR pattern: the last r in [0, rows) with offsets[r] <= e (rows + 1
+// offsets; rows > 0). Offsets that are not monotone give some r in that range, never one outside.
+template <typename O>
+__device__ int64_t row_holding(const O* offsets, int64_t rows, int64_t e) {
+  int64_t lo = 0, hi = rows;
+  while (hi - lo > 1) {
+    const int64_t mid = (lo + hi) / 2;
+    if (static_cast<int64_t>(offsets[mid]) <= e)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // offsets[k] = first position whose key is >= k (keys sorted ascending): a binary search per outer
 // index, so a long run of empty rows costs no more than any other.
 template <typename K>

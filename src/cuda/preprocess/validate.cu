@@ -1,7 +1,7 @@
 // Pattern validation on the GPU: one pass per array finds the first bad position with an atomic
 // minimum (the result is the same whatever the thread order), and whether COO rows are already in
-// order, into three flags the plan's allocation holds; one read-back takes all three, then only a
-// bad entry is copied back for the message.
+// order, into three flags in a block of the creation pool; one read-back takes all three, then only
+// a bad entry is copied back for the message.
 #include <limits>
 
 #include "cuda/pattern.cuh"
@@ -90,8 +90,7 @@ void queue_validation(const MatrixInfo& info, const SparseInput& input, unsigned
   const bool csr = input.format == SparseInput::Format::kCsr;
   const int64_t rows = info.rows, cols = info.cols, nnz = info.nnz;
   // flags[0]: first bad row index or offset; flags[1]: first bad column; flags[2]: kNone while the
-  // COO rows are in order.
-  check(cudaMemsetAsync(flags, 0xFF, kValidationFlags * sizeof(unsigned long long), stream), "cudaMemsetAsync");
+  // COO rows are in order. All kNone on entry (the caller's memset, in stream order).
   if (csr) {
     launch_on_index_type(input.index_type, input.rows, rows + 1, [&](const auto* offsets, int blocks) {
       first_bad_offset_kernel<<<blocks, kPreprocessThreads, 0, stream>>>(offsets, rows, nnz, flags);
