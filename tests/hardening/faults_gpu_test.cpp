@@ -299,7 +299,70 @@ TEST_SUITE("gpu") {
     CHECK(out_tight.to_host<float>(static_cast<size_t>(nnz)) == out_spare.to_host<float>(static_cast<size_t>(nnz)));
     CHECK(cudaGetLastError() == cudaSuccess);
   }
-}
 
+  TEST_CASE("gpu: out of memory with a panel order: creation starts again without it, same results") {
+    // The same matrix has a panel order by the rule (8192 columns of X2 fit the L2; about 3.3
+    // entries a panel column): 3i + v = 16 bytes an entry of the plan (about 54 MB) and 4 of the
+    // scratch. Tile entries off throughout, so that the panel order is the only part left out.
+    const ScopedEnv no_tiles("SDDMM_SDDMM_TILES", "0");
+    const TiledMatrix m;
+    INFO("8192 x 8192, nnz ", m.nnz());
+    const Buffer rows = Buffer::from(SDDMM_BACKEND_CUDA, m.row);
+    const Buffer cols = Buffer::from(SDDMM_BACKEND_CUDA, m.col);
+    const Buffer vals = Buffer::from(SDDMM_BACKEND_CUDA, m.val);
+    std::vector<float> x1(TiledMatrix::kSide * 32), x2(TiledMatrix::kSide * 32);
+    for (size_t i = 0; i < x1.size(); ++i) x1[i] = static_cast<float>(static_cast<int>(i % 13) - 6) * 0.125f;
+    for (size_t i = 0; i < x2.size(); ++i) x2[i] = static_cast<float>(static_cast<int>(i % 7) - 3) * 0.125f;
+    const Buffer d_x1 = Buffer::from(SDDMM_BACKEND_CUDA, x1);
+    const Buffer d_x2 = Buffer::from(SDDMM_BACKEND_CUDA, x2);
+    const Buffer out_spare(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
+    const Buffer out_tight(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
+
+    // With memory to spare, with and without the panel order: the free memory each plan holds.
+    size_t held_with = 0, held_without = 0;
+    {
+      constexpr size_t kNoBallast = std::numeric_limits<size_t>::max();
+      expect_out_of_memory(int64_t{1} << 40, 3);  // the creation pool emptied, as create_with_free does
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      const size_t free_before = free_device_memory();
+      sddmm_matrix_t h = nullptr;
+      REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
+      sddmm_k32(h, d_x1, d_x2, out_spare);
+      held_with = free_before - free_device_memory();
+      CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+      const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");
+      REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
+      held_without = free_before - free_device_memory();
+      CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+    }
+    CAPTURE(held_with);
+    CAPTURE(held_without);
+    CHECK_MESSAGE(held_with >= held_without + (size_t{32} << 20), "the panel order should take about 54 MB");
+
+    bool created = false;
+    size_t least = 0;
+    std::string error;  // the last failed creation's message
+    for (int attempt = 0; attempt < 3 && !created; ++attempt) {
+      {
+        const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");
+        least = least_free_for_creation(rows, cols, vals, m.nnz());
+      }
+      sddmm_matrix_t h = nullptr;
+      created =
+          create_with_free(rows, cols, vals, m.nnz(), least + (size_t{8} << 20), &h, &error) == SDDMM_STATUS_SUCCESS;
+      if (created) {
+        sddmm_k32(h, d_x1, d_x2, out_tight);
+        CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+      }
+    }
+    CAPTURE(least);
+    CAPTURE(error);
+    REQUIRE_MESSAGE(created,
+                    "with a panel order by the rule, creation failed with 8 MiB more free than it needs without");
+    const int64_t nnz = m.nnz();
+    CHECK(out_tight.to_host<float>(static_cast<size_t>(nnz)) == out_spare.to_host<float>(static_cast<size_t>(nnz)));
+    CHECK(cudaGetLastError() == cudaSuccess);
+  }
+}
 }  // namespace sddmm::test
 #endif  // SDDMM_TESTS_HAVE_CUDA

@@ -485,11 +485,12 @@ CreationScratch allocate_scratch(size_t needed, size_t wanted, bool& with_units,
 // H200, e89). Where validation then finds COO entries out of row order (CSR is in row order by
 // definition), those sorts were for nothing: the entries are sorted by row, and by column (and
 // panel) again after. After the allocation, each phase writes the plan's arrays.
-// with_tile_entries: the plan lists its tile entries (wants_tile_entries said so).
+// with_tile_entries, with_panels: the plan lists its tile entries, its panel order (wants_tile_entries,
+// wants_panel_order said so, and memory allowed: build_device_pattern).
 // K: the sort-by-column's key type (int32 where the columns fit it).
 template <typename T, typename I, typename K>
 DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream,
-                                  bool with_tile_entries) {
+                                  bool with_tile_entries, bool with_panels) {
   const int64_t nnz = info.nnz;
   DevicePattern<T, I> p;
   p.rows = info.rows;
@@ -499,7 +500,6 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   p.sddmm_panels = sddmm_panels();
   p.sddmm_panel_block_entries = sddmm_panel_block_entries(false);
   p.sddmm_panel_block_entries_half = sddmm_panel_block_entries(true);
-  const bool with_panels = wants_panel_order(info.rows, info.cols, nnz, p.l2_bytes, p.sddmm_panels);
   p.spmm_l2_hints = spmm_l2_hints();
   const bool with_x_classes = wants_x_classes(info.cols, p.l2_bytes, p.spmm_l2_hints);
   // Validation's flags and the word that says whether every row's columns ascend, in a small
@@ -640,28 +640,32 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
 // at the top).
 template <typename T, typename I>
 DevicePattern<T, I> build_pattern_with_keys(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream,
-                                            bool with_tile_entries) {
-  if (fits_int32(info.cols)) return build_pattern<T, I, int32_t>(info, input, stream, with_tile_entries);
-  return build_pattern<T, I, I>(info, input, stream, with_tile_entries);
+                                            bool with_tile_entries, bool with_panels) {
+  if (fits_int32(info.cols)) return build_pattern<T, I, int32_t>(info, input, stream, with_tile_entries, with_panels);
+  return build_pattern<T, I, I>(info, input, stream, with_tile_entries, with_panels);
 }
 
 }  // namespace
 
-// The tile entries are an optimisation: where creation with them runs out of device memory, at the
-// plan's allocation (which comes after the scratch: the two together are the peak) or at any after
-// it, it starts again without them. The failed attempt's memory goes back as
-// it unwinds (its frees wait for the work queued on it); the caller's arrays are only read, so
-// the second attempt validates and sorts them again: time spent only where memory ran out.
+// The tile entries and the panel order are optimisations: where creation with them runs out of
+// device memory, at the scratch's or the plan's allocation (the two together are the peak) or at
+// any after, it starts again without the tile entries, then without the panel order too (its sort
+// takes one more buffer of the scratch and its arrays 3i + v bytes an entry of the plan: the memory
+// note at the top). The failed attempt's memory goes back as it unwinds (its frees wait for the
+// work queued on it); the caller's arrays are only read, so the next attempt validates and sorts
+// them again: time spent only where memory ran out.
 template <typename T, typename I>
 DevicePattern<T, I> build_device_pattern(const MatrixInfo& info, const SparseInput& input, cudaStream_t stream) {
-  if (wants_tile_entries<T>(info.rows, info.cols, info.nnz, sddmm_tiles())) {
+  bool tiles = wants_tile_entries<T>(info.rows, info.cols, info.nnz, sddmm_tiles());
+  bool panels = wants_panel_order(info.rows, info.cols, info.nnz, l2_bytes(info.device_id), sddmm_panels());
+  for (;;) {
     try {
-      return build_pattern_with_keys<T, I>(info, input, stream, true);
+      return build_pattern_with_keys<T, I>(info, input, stream, tiles, panels);
     } catch (const Error& e) {
-      if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY) throw;
+      if (e.status() != SDDMM_STATUS_OUT_OF_MEMORY || (!tiles && !panels)) throw;
+      (tiles ? tiles : panels) = false;
     }
   }
-  return build_pattern_with_keys<T, I>(info, input, stream, false);
 }
 
 template DevicePattern<float, int32_t> build_device_pattern<float, int32_t>(const MatrixInfo&, const SparseInput&, cudaStream_t);
