@@ -151,6 +151,70 @@ void sddmm_k32(sddmm_matrix_t h, const Buffer& x1, const Buffer& x2, const Buffe
                   sddmm_last_error());
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
 }
+// Creation's fallback without an optimisation that costs device memory (`env` = 0 turns it off;
+// cuda/preprocess/compress.cu, build_device_pattern) on the TiledMatrix: with memory to spare, the
+// plan with it holds at least 32 MiB more than without (`what` says how much it should take); with
+// 8 MiB more free than the plan without it needs, creation by the rule succeeds and gives the same
+// SDDMM results as with memory to spare.
+void check_creation_without(const char* env, const char* what) {
+  const TiledMatrix m;
+  INFO("8192 x 8192, nnz ", m.nnz());
+  const Buffer rows = Buffer::from(SDDMM_BACKEND_CUDA, m.row);
+  const Buffer cols = Buffer::from(SDDMM_BACKEND_CUDA, m.col);
+  const Buffer vals = Buffer::from(SDDMM_BACKEND_CUDA, m.val);
+  std::vector<float> x1(TiledMatrix::kSide * 32), x2(TiledMatrix::kSide * 32);
+  for (size_t i = 0; i < x1.size(); ++i) x1[i] = static_cast<float>(static_cast<int>(i % 17) - 8) * 0.125f;
+  for (size_t i = 0; i < x2.size(); ++i) x2[i] = static_cast<float>(static_cast<int>(i % 11) - 5) * 0.125f;
+  const Buffer d_x1 = Buffer::from(SDDMM_BACKEND_CUDA, x1);
+  const Buffer d_x2 = Buffer::from(SDDMM_BACKEND_CUDA, x2);
+  const Buffer out_spare(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
+  const Buffer out_tight(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
+
+  // With memory to spare (kernels loaded, as lazy module loading keeps them), with and without
+  // the optimisation: the free memory each plan holds (its arrays, and the scratch its pool keeps).
+  size_t held_with = 0, held_without = 0;
+  {
+    constexpr size_t kNoBallast = std::numeric_limits<size_t>::max();
+    expect_out_of_memory(int64_t{1} << 40, 3);  // the creation pool emptied, as create_with_free does
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const size_t free_before = free_device_memory();
+    sddmm_matrix_t h = nullptr;
+    REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
+    sddmm_k32(h, d_x1, d_x2, out_spare);
+    held_with = free_before - free_device_memory();
+    CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+    const ScopedEnv without(env, "0");
+    REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
+    held_without = free_before - free_device_memory();
+    CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+  }
+  CAPTURE(held_with);
+  CAPTURE(held_without);
+  CHECK_MESSAGE(held_with >= held_without + (size_t{32} << 20), what);
+
+  bool created = false;
+  size_t least = 0;
+  std::string error;  // the last failed creation's message
+  for (int attempt = 0; attempt < 3 && !created; ++attempt) {
+    {
+      const ScopedEnv without(env, "0");
+      least = least_free_for_creation(rows, cols, vals, m.nnz());
+    }
+    sddmm_matrix_t h = nullptr;
+    created =
+        create_with_free(rows, cols, vals, m.nnz(), least + (size_t{8} << 20), &h, &error) == SDDMM_STATUS_SUCCESS;
+    if (created) {
+      sddmm_k32(h, d_x1, d_x2, out_tight);
+      CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
+    }
+  }
+  CAPTURE(least);
+  CAPTURE(error);
+  REQUIRE_MESSAGE(created, "with ", env, " unset, creation failed with 8 MiB more free than it needs without");
+  const int64_t nnz = m.nnz();
+  CHECK(out_tight.to_host<float>(static_cast<size_t>(nnz)) == out_spare.to_host<float>(static_cast<size_t>(nnz)));
+  CHECK(cudaGetLastError() == cudaSuccess);
+}
 }  // namespace
 
 TEST_SUITE("gpu") {
@@ -240,64 +304,7 @@ TEST_SUITE("gpu") {
   // exact in any order). Free memory is the whole device's, which other processes move: up to three
   // tries (and left out of the sanitizers' processes, which run at once).
   TEST_CASE("gpu: out of memory with tile entries: creation starts again without them, same results") {
-    const TiledMatrix m;
-    INFO("8192 x 8192, nnz ", m.nnz());
-    const Buffer rows = Buffer::from(SDDMM_BACKEND_CUDA, m.row);
-    const Buffer cols = Buffer::from(SDDMM_BACKEND_CUDA, m.col);
-    const Buffer vals = Buffer::from(SDDMM_BACKEND_CUDA, m.val);
-    std::vector<float> x1(TiledMatrix::kSide * 32), x2(TiledMatrix::kSide * 32);
-    for (size_t i = 0; i < x1.size(); ++i) x1[i] = static_cast<float>(static_cast<int>(i % 17) - 8) * 0.125f;
-    for (size_t i = 0; i < x2.size(); ++i) x2[i] = static_cast<float>(static_cast<int>(i % 11) - 5) * 0.125f;
-    const Buffer d_x1 = Buffer::from(SDDMM_BACKEND_CUDA, x1);
-    const Buffer d_x2 = Buffer::from(SDDMM_BACKEND_CUDA, x2);
-    const Buffer out_spare(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
-    const Buffer out_tight(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
-
-    // With memory to spare (kernels loaded, as lazy module loading keeps them), with and without
-    // tile entries: the free memory each plan holds (its arrays, and the scratch its pool keeps).
-    size_t held_with = 0, held_without = 0;
-    {
-      constexpr size_t kNoBallast = std::numeric_limits<size_t>::max();
-      expect_out_of_memory(int64_t{1} << 40, 3);  // the creation pool emptied, as create_with_free does
-      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-      const size_t free_before = free_device_memory();
-      sddmm_matrix_t h = nullptr;
-      REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
-      sddmm_k32(h, d_x1, d_x2, out_spare);
-      held_with = free_before - free_device_memory();
-      CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
-      const ScopedEnv no_tiles("SDDMM_SDDMM_TILES", "0");
-      REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
-      held_without = free_before - free_device_memory();
-      CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
-    }
-    CAPTURE(held_with);
-    CAPTURE(held_without);
-    CHECK_MESSAGE(held_with >= held_without + (size_t{32} << 20), "the tile entries should take about 40 MB");
-
-    bool created = false;
-    size_t least = 0;
-    std::string error;  // the last failed creation's message
-    for (int attempt = 0; attempt < 3 && !created; ++attempt) {
-      {
-        const ScopedEnv no_tiles("SDDMM_SDDMM_TILES", "0");
-        least = least_free_for_creation(rows, cols, vals, m.nnz());
-      }
-      sddmm_matrix_t h = nullptr;
-      created =
-          create_with_free(rows, cols, vals, m.nnz(), least + (size_t{8} << 20), &h, &error) == SDDMM_STATUS_SUCCESS;
-      if (created) {
-        sddmm_k32(h, d_x1, d_x2, out_tight);
-        CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
-      }
-    }
-    CAPTURE(least);
-    CAPTURE(error);
-    REQUIRE_MESSAGE(created,
-                    "with tile entries by the rule, creation failed with 8 MiB more free than it needs without");
-    const int64_t nnz = m.nnz();
-    CHECK(out_tight.to_host<float>(static_cast<size_t>(nnz)) == out_spare.to_host<float>(static_cast<size_t>(nnz)));
-    CHECK(cudaGetLastError() == cudaSuccess);
+    check_creation_without("SDDMM_SDDMM_TILES", "the tile entries should take about 40 MB");
   }
 
   TEST_CASE("gpu: out of memory with a panel order: creation starts again without it, same results") {
@@ -305,63 +312,7 @@ TEST_SUITE("gpu") {
     // entries a panel column): 3i + v = 16 bytes an entry of the plan (about 54 MB) and 4 of the
     // scratch. Tile entries off throughout, so that the panel order is the only part left out.
     const ScopedEnv no_tiles("SDDMM_SDDMM_TILES", "0");
-    const TiledMatrix m;
-    INFO("8192 x 8192, nnz ", m.nnz());
-    const Buffer rows = Buffer::from(SDDMM_BACKEND_CUDA, m.row);
-    const Buffer cols = Buffer::from(SDDMM_BACKEND_CUDA, m.col);
-    const Buffer vals = Buffer::from(SDDMM_BACKEND_CUDA, m.val);
-    std::vector<float> x1(TiledMatrix::kSide * 32), x2(TiledMatrix::kSide * 32);
-    for (size_t i = 0; i < x1.size(); ++i) x1[i] = static_cast<float>(static_cast<int>(i % 13) - 6) * 0.125f;
-    for (size_t i = 0; i < x2.size(); ++i) x2[i] = static_cast<float>(static_cast<int>(i % 7) - 3) * 0.125f;
-    const Buffer d_x1 = Buffer::from(SDDMM_BACKEND_CUDA, x1);
-    const Buffer d_x2 = Buffer::from(SDDMM_BACKEND_CUDA, x2);
-    const Buffer out_spare(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
-    const Buffer out_tight(SDDMM_BACKEND_CUDA, static_cast<size_t>(m.nnz()) * sizeof(float));
-
-    // With memory to spare, with and without the panel order: the free memory each plan holds.
-    size_t held_with = 0, held_without = 0;
-    {
-      constexpr size_t kNoBallast = std::numeric_limits<size_t>::max();
-      expect_out_of_memory(int64_t{1} << 40, 3);  // the creation pool emptied, as create_with_free does
-      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-      const size_t free_before = free_device_memory();
-      sddmm_matrix_t h = nullptr;
-      REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
-      sddmm_k32(h, d_x1, d_x2, out_spare);
-      held_with = free_before - free_device_memory();
-      CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
-      const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");
-      REQUIRE(create_with_free(rows, cols, vals, m.nnz(), kNoBallast, &h) == SDDMM_STATUS_SUCCESS);
-      held_without = free_before - free_device_memory();
-      CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
-    }
-    CAPTURE(held_with);
-    CAPTURE(held_without);
-    CHECK_MESSAGE(held_with >= held_without + (size_t{32} << 20), "the panel order should take about 54 MB");
-
-    bool created = false;
-    size_t least = 0;
-    std::string error;  // the last failed creation's message
-    for (int attempt = 0; attempt < 3 && !created; ++attempt) {
-      {
-        const ScopedEnv no_panels("SDDMM_SDDMM_PANELS", "0");
-        least = least_free_for_creation(rows, cols, vals, m.nnz());
-      }
-      sddmm_matrix_t h = nullptr;
-      created =
-          create_with_free(rows, cols, vals, m.nnz(), least + (size_t{8} << 20), &h, &error) == SDDMM_STATUS_SUCCESS;
-      if (created) {
-        sddmm_k32(h, d_x1, d_x2, out_tight);
-        CHECK(sddmm_destroy(h) == SDDMM_STATUS_SUCCESS);
-      }
-    }
-    CAPTURE(least);
-    CAPTURE(error);
-    REQUIRE_MESSAGE(created,
-                    "with a panel order by the rule, creation failed with 8 MiB more free than it needs without");
-    const int64_t nnz = m.nnz();
-    CHECK(out_tight.to_host<float>(static_cast<size_t>(nnz)) == out_spare.to_host<float>(static_cast<size_t>(nnz)));
-    CHECK(cudaGetLastError() == cudaSuccess);
+    check_creation_without("SDDMM_SDDMM_PANELS", "the panel order should take about 54 MB");
   }
 }
 }  // namespace sddmm::test
