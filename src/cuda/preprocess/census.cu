@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "cuda/preprocess/launch.cuh"
+#include "cuda/preprocess/sorted.cuh"
 #include "cuda/tiles.cuh"
 
 namespace sddmm::cuda {
@@ -18,7 +19,9 @@ __device__ __forceinline__ int64_t unit_of(int64_t row, int64_t col, int64_t str
 
 template <typename J>
 __global__ void count_units_coo_kernel(const J* row, const J* col, int64_t nnz, int64_t strips, unsigned* counts) {
-  SDDMM_GRID_STRIDE(e, nnz) atomicAdd(&counts[unit_of(row[e], col[e], strips)], 1u);
+  batched_loop(
+      nnz, [&](int64_t e) { return unit_of(row[e], col[e], strips); },
+      [&](int64_t, int64_t unit) { atomicAdd(&counts[unit], 1u); });
 }
 
 // CSR: each entry's row is the last one whose offset is <= the entry (a binary search of the
@@ -26,14 +29,9 @@ __global__ void count_units_coo_kernel(const J* row, const J* col, int64_t nnz, 
 template <typename J>
 __global__ void count_units_csr_kernel(const J* offsets, int64_t rows, const J* col, int64_t nnz, int64_t strips,
                                        unsigned* counts) {
-  SDDMM_GRID_STRIDE(e, nnz) {
-    int64_t lo = 0, hi = rows;  // offsets[lo] <= e; hi == rows or offsets[hi] > e
-    while (hi - lo > 1) {
-      const int64_t mid = (lo + hi) / 2;
-      if (static_cast<int64_t>(offsets[mid]) <= e) lo = mid; else hi = mid;
-    }
-    atomicAdd(&counts[unit_of(lo, col[e], strips)], 1u);
-  }
+  batched_loop(
+      nnz, [&](int64_t e) { return unit_of(row_holding(offsets, rows, e), col[e], strips); },
+      [&](int64_t, int64_t unit) { atomicAdd(&counts[unit], 1u); });
 }
 
 // The entries of the units holding at least min_entries: a sum per warp, one atomic per warp.

@@ -56,18 +56,28 @@ namespace {
 
 template <typename In, typename Out>
 __global__ void convert_kernel(const In* in, Out* out, int64_t n) {
-  SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<Out>(in[i]);
+  batched_loop(
+      n, [&](int64_t i) { return in[i]; }, [&](int64_t i, In v) { out[i] = static_cast<Out>(v); });
 }
 
 // dst_index[i] = src_index[perm[i]], dst_value[i] = src_value[perm[i]] (values optional).
 template <typename In, typename T, typename I>
 __global__ void gather_kernel(const I* perm, const In* src_index, I* dst_index, const T* src_value, T* dst_value,
                               int64_t n) {
-  SDDMM_GRID_STRIDE(i, n) {
-    const I from = perm[i];
-    dst_index[i] = static_cast<I>(src_index[from]);
-    if (dst_value != nullptr) dst_value[i] = src_value[from];
-  }
+  struct Entry {
+    In index;
+    T value;
+  };
+  batched_loop(
+      n,
+      [&](int64_t i) {
+        const I from = perm[i];
+        return Entry{src_index[from], dst_value != nullptr ? src_value[from] : T{}};
+      },
+      [&](int64_t i, Entry e) {
+        dst_index[i] = static_cast<I>(e.index);
+        if (dst_value != nullptr) dst_value[i] = e.value;
+      });
 }
 
 // Clears *ascending where an entry's column is below the one before it in the same row, over
@@ -76,9 +86,15 @@ __global__ void gather_kernel(const I* perm, const In* src_index, I* dst_index, 
 template <typename I>
 __global__ void check_columns_ascending_kernel(const I* entry_row, const I* entry_col, int64_t nnz,
                                                unsigned long long* ascending) {
-  SDDMM_GRID_STRIDE(p, nnz) {
-    if (p > 0 && entry_row[p] == entry_row[p - 1] && entry_col[p] < entry_col[p - 1]) *ascending = 0;
-  }
+  batched_loop(
+      nnz,
+      [&](int64_t p) {
+        const int64_t q = p > 0 ? p - 1 : 0;  // p = 0: compared with itself, never out of order
+        return entry_row[p] == entry_row[q] && entry_col[p] < entry_col[q];
+      },
+      [&](int64_t, bool descends) {
+        if (descends) *ascending = 0;
+      });
 }
 
 // The plan's row-ordered arrays from the caller's entries, which are in row order, in one pass:
@@ -91,28 +107,40 @@ template <typename In, typename T, typename I>
 __global__ void copy_row_ordered_kernel(const In* coo_row, const int64_t* offsets, int64_t rows, const In* col,
                                         const T* value, I* entry_row, I* entry_col, T* entry_value, int64_t nnz,
                                         unsigned long long* ascending) {
-  SDDMM_GRID_STRIDE(e, nnz) {
-    int64_t row = 0;
-    bool row_start = false;  // e is the first entry of its row
-    if (coo_row != nullptr) {
-      row = static_cast<int64_t>(coo_row[e]);
-      row_start = e == 0 || static_cast<int64_t>(coo_row[e - 1]) != row;
-    } else {
-      row = row_holding(offsets, rows, e);
-      row_start = offsets[row] == e;
-    }
-    const In c = col[e];
-    entry_row[e] = static_cast<I>(row);
-    entry_col[e] = static_cast<I>(c);
-    if (entry_value != nullptr) entry_value[e] = value[e];
-    if (ascending != nullptr && !row_start && c < col[e - 1]) *ascending = 0;
-  }
+  struct Entry {
+    int64_t row;
+    In col;
+    T value;
+    bool descends;  // its column is below the one before it in the same row
+  };
+  batched_loop(
+      nnz,
+      [&](int64_t e) {
+        int64_t row = 0;
+        bool row_start = false;  // e is the first entry of its row
+        if (coo_row != nullptr) {
+          row = static_cast<int64_t>(coo_row[e]);
+          row_start = e == 0 || static_cast<int64_t>(coo_row[e - 1]) != row;
+        } else {
+          row = row_holding(offsets, rows, e);
+          row_start = offsets[row] == e;
+        }
+        const In c = col[e];
+        const bool descends = ascending != nullptr && !row_start && c < col[e - 1];
+        return Entry{row, c, entry_value != nullptr ? value[e] : T{}, descends};
+      },
+      [&](int64_t e, const Entry& x) {
+        entry_row[e] = static_cast<I>(x.row);
+        entry_col[e] = static_cast<I>(x.col);
+        if (entry_value != nullptr) entry_value[e] = x.value;
+        if (x.descends) *ascending = 0;
+      });
 }
 
 template <typename In, typename Out>
 void convert(const In* in, Out* out, int64_t n, cudaStream_t stream) {
   if (n == 0) return;
-  convert_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(in, out, n);
+  convert_kernel<<<batched_blocks(n), kPreprocessThreads, 0, stream>>>(in, out, n);
   check_launch("convert_kernel");
 }
 
@@ -202,7 +230,7 @@ void copy_in_row_order(DevicePattern<T, I>& p, const SparseInput& input, unsigne
   const auto copy = [&](const auto* caller_row, const auto* caller_col) {
     if (!csr) offsets_from_sorted(caller_row, p.nnz, p.rows, p.row_offsets.get(), stream);
     if (p.nnz == 0) return;
-    copy_row_ordered_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
+    copy_row_ordered_kernel<<<batched_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
         csr ? nullptr : caller_row, p.row_offsets.get(), p.rows, caller_col, static_cast<const T*>(input.values),
         p.entry_row.get(), p.entry_col.get(), p.entry_value.get(), p.nnz, ascending);
     check_launch("copy_row_ordered_kernel");
@@ -227,7 +255,7 @@ void sort_rows(DevicePattern<T, I>& p, const SparseInput& input, Carver scratch,
   convert(sorted.positions, p.caller_position.get(), p.nnz, stream);
   const T* values = p.entry_value.empty() ? nullptr : static_cast<const T*>(input.values);
   const auto gather = [&](const auto* caller_col) {
-    gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
+    gather_kernel<<<batched_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
         p.caller_position.get(), caller_col, p.entry_col.get(), values, p.entry_value.get(), p.nnz);
     check_launch("gather_kernel");
   };
@@ -329,7 +357,7 @@ void finish_csc(DevicePattern<T, I>& p, const ColumnSort<K, I>& c, cudaStream_t 
   } else {
     offsets_from_sorted(c.sorted.keys, p.nnz, p.cols, p.col_offsets.get(), stream);
   }
-  gather_kernel<<<preprocess_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
+  gather_kernel<<<batched_blocks(p.nnz), kPreprocessThreads, 0, stream>>>(
       c.sorted.positions, p.entry_row.get(), p.csc_row.get(), p.entry_value.get(), p.csc_value.get(), p.nnz);
   check_launch("gather_kernel (CSC)");
   if (p.panels.empty()) return;
@@ -590,7 +618,7 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
         whole, nnz, info.cols, with_panels, sorted_rows,
         [&](K* keys) { convert(p.entry_col.get(), keys, nnz, stream); }, stream);
     if (check_columns && nnz > 1) {
-      check_columns_ascending_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
+      check_columns_ascending_kernel<<<batched_blocks(nnz), kPreprocessThreads, 0, stream>>>(
           p.entry_row.get(), p.entry_col.get(), nnz, columns_ascending);
       check_launch("check_columns_ascending_kernel");
     }

@@ -32,26 +32,44 @@ __global__ void panel_offsets_kernel(const int64_t* row_offsets, int64_t rows, i
 template <typename V, typename I>
 __global__ void gather_panel_kernel(const I* from, const I* entry_row, const I* entry_col, const V* entry_value,
                                     const I* caller_position, int64_t nnz, I* row, I* col, I* position, V* value) {
-  SDDMM_GRID_STRIDE(i, nnz) {
-    const I e = from[i];
-    row[i] = entry_row[e];
-    col[i] = entry_col[e];
-    position[i] = caller_position != nullptr ? caller_position[e] : e;
-    if (value != nullptr) value[i] = entry_value[e];
-  }
+  struct Entry {
+    I row, col, position;
+    V value;
+  };
+  batched_loop(
+      nnz,
+      [&](int64_t i) {
+        const I e = from[i];
+        return Entry{entry_row[e], entry_col[e], caller_position != nullptr ? caller_position[e] : e,
+                     value != nullptr ? entry_value[e] : V{}};
+      },
+      [&](int64_t i, const Entry& x) {
+        row[i] = x.row;
+        col[i] = x.col;
+        position[i] = x.position;
+        if (value != nullptr) value[i] = x.value;
+      });
 }
 
 // The sort by panel's input: the panel of column-ordered entry j (its row / kPanelRows) and its
 // row-order index.
 template <typename R, typename I>
 __global__ void panel_keys_kernel(const I* column_order, EntryRows<R> rows, int64_t nnz, uint32_t* keys, I* entries) {
-  SDDMM_GRID_STRIDE(j, nnz) {
-    const I e = column_order[j];
-    const int64_t row = rows.coo_row != nullptr ? static_cast<int64_t>(rows.coo_row[e])
-                                                : row_holding(rows.offsets, rows.rows, static_cast<int64_t>(e));
-    keys[j] = static_cast<uint32_t>(row / kPanelRows);
-    entries[j] = e;
-  }
+  struct Entry {
+    I e;
+    int64_t row;
+  };
+  batched_loop(
+      nnz,
+      [&](int64_t j) {
+        const I e = column_order[j];
+        return Entry{e, rows.coo_row != nullptr ? static_cast<int64_t>(rows.coo_row[e])
+                                                : row_holding(rows.offsets, rows.rows, static_cast<int64_t>(e))};
+      },
+      [&](int64_t j, Entry x) {
+        keys[j] = static_cast<uint32_t>(x.row / kPanelRows);
+        entries[j] = x.e;
+      });
 }
 
 }  // namespace
@@ -65,8 +83,8 @@ size_t panel_sort_bytes(int64_t rows, int64_t nnz, cudaStream_t stream) {
 template <typename R, typename I>
 const I* queue_panel_sort(const PanelSortBuffers<I>& buffers, const I* column_order, EntryRows<R> rows, int64_t nnz,
                           cudaStream_t stream) {
-  panel_keys_kernel<R, I><<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
-      column_order, rows, nnz, buffers.keys[0], buffers.entries[0]);
+  panel_keys_kernel<R, I><<<batched_blocks(nnz), kPreprocessThreads, 0, stream>>>(column_order, rows, nnz,
+                                                                                  buffers.keys[0], buffers.entries[0]);
   check_launch("panel_keys_kernel");
   cub::DoubleBuffer<uint32_t> keys(buffers.keys[0], buffers.keys[1]);
   cub::DoubleBuffer<I> entries(buffers.entries[0], buffers.entries[1]);
@@ -82,7 +100,7 @@ void fill_panel_order(PanelOrder<V, I>& order, int64_t rows, int64_t nnz, const 
                       const I* panel_entries, const I* entry_row, const I* entry_col, const V* entry_value,
                       const I* caller_position, cudaStream_t stream) {
   const int64_t panels = panel_count(rows);
-  gather_panel_kernel<V, I><<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(
+  gather_panel_kernel<V, I><<<batched_blocks(nnz), kPreprocessThreads, 0, stream>>>(
       panel_entries, entry_row, entry_col, entry_value, caller_position, nnz, order.row.get(), order.col.get(),
       order.position.get(), order.value.get());
   check_launch("gather_panel_kernel");

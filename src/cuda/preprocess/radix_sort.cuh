@@ -16,7 +16,8 @@ namespace sddmm::cuda {
 
 template <typename I>
 __global__ void iota_kernel(I* out, int64_t n) {
-  SDDMM_GRID_STRIDE(i, n) out[i] = static_cast<I>(i);
+  batched_loop(
+      n, [](int64_t i) { return i; }, [&](int64_t i, int64_t v) { out[i] = static_cast<I>(v); });
 }
 
 // CUB's own storage, in bytes, for a double-buffer sort of n (key, value) pairs on bits [0, end_bit).
@@ -58,7 +59,7 @@ struct RadixSort {
     const I* positions;
   };
   Sorted run() {
-    iota_kernel<<<preprocess_blocks(n), kPreprocessThreads, 0, stream>>>(positions[0], n);
+    iota_kernel<<<batched_blocks(n), kPreprocessThreads, 0, stream>>>(positions[0], n);
     check_launch("iota_kernel");
     cub::DoubleBuffer<U> k(as_unsigned(keys[0]), as_unsigned(keys[1]));
     cub::DoubleBuffer<I> p(positions[0], positions[1]);

@@ -29,20 +29,27 @@ namespace {
 // or two radix passes fewer).
 template <typename K, typename I>
 __global__ void chunk_keys_kernel(const I* entry_col, int64_t nnz, K* keys, I* ids) {
-  SDDMM_GRID_STRIDE(e, nnz) {
-    keys[e] = static_cast<K>(static_cast<int64_t>(entry_col[e]) / kUnitCols);
-    ids[e] = static_cast<I>(e);
-  }
+  batched_loop(
+      nnz, [&](int64_t e) { return static_cast<int64_t>(entry_col[e]); },
+      [&](int64_t e, int64_t col) {
+        keys[e] = static_cast<K>(col / kUnitCols);
+        ids[e] = static_cast<I>(e);
+      });
 }
 
 // The unit key (chunk x strips + strip) of each sorted entry, for counting the units.
 template <typename K, typename I>
 __global__ void unit_keys_kernel(const K* sorted_chunks, const I* sorted_ids, const I* entry_row, int64_t nnz,
                                  int64_t strips, K* keys) {
-  SDDMM_GRID_STRIDE(i, nnz) {
-    const int64_t strip = static_cast<int64_t>(entry_row[sorted_ids[i]]) / kUnitRows;
-    keys[i] = static_cast<K>(static_cast<int64_t>(sorted_chunks[i]) * strips + strip);
-  }
+  struct Entry {
+    int64_t chunk, row;
+  };
+  batched_loop(
+      nnz,
+      [&](int64_t i) {
+        return Entry{static_cast<int64_t>(sorted_chunks[i]), static_cast<int64_t>(entry_row[sorted_ids[i]])};
+      },
+      [&](int64_t i, Entry x) { keys[i] = static_cast<K>(x.chunk * strips + x.row / kUnitRows); });
 }
 
 template <typename C>
@@ -249,10 +256,10 @@ TensorTiles<V, I> build_with_keys(TensorTiles<V, I> t, int64_t cols, int64_t nnz
   w.layout(carver);
 
   // Entries sorted by unit, then the units counted and the dense ones listed in (chunk, strip) order.
-  chunk_keys_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_col.get(), nnz, w.keys, w.ids);
+  chunk_keys_kernel<<<batched_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_col.get(), nnz, w.keys, w.ids);
   check_launch("chunk_keys_kernel");
   check(w.sort(w.sort_temp, w.sort_bytes), "cub::DeviceRadixSort::SortPairs (units)");
-  unit_keys_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(w.keys, w.sorted_ids, entry_row.get(), nnz,
+  unit_keys_kernel<<<batched_blocks(nnz), kPreprocessThreads, 0, stream>>>(w.keys, w.sorted_ids, entry_row.get(), nnz,
                                                                            t.strips, w.sorted_keys);
   check_launch("unit_keys_kernel");
   check(w.encode(w.rle_temp, w.rle_bytes), "cub::DeviceRunLengthEncode::Encode");

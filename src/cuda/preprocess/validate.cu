@@ -14,22 +14,30 @@ constexpr unsigned long long kNone = std::numeric_limits<unsigned long long>::ma
 
 template <typename In>
 __global__ void first_out_of_range_kernel(const In* indices, int64_t n, int64_t bound, unsigned long long* first) {
-  SDDMM_GRID_STRIDE(p, n) {
-    const int64_t v = indices[p];
-    if (v < 0 || v >= bound) atomicMin(first, static_cast<unsigned long long>(p));
-  }
+  batched_loop(
+      n, [&](int64_t p) { return static_cast<int64_t>(indices[p]); },
+      [&](int64_t p, int64_t v) {
+        if (v < 0 || v >= bound) atomicMin(first, static_cast<unsigned long long>(p));
+      });
 }
 
 // Position q in [0, rows] is bad when offsets[0] != 0, offsets[q] < offsets[q-1], offsets[q] > nnz,
 // or q == rows and offsets[rows] != nnz.
 template <typename In>
 __global__ void first_bad_offset_kernel(const In* offsets, int64_t rows, int64_t nnz, unsigned long long* first) {
-  SDDMM_GRID_STRIDE(q, rows + 1) {
-    const int64_t o = offsets[q];
-    const bool bad = (q == 0 && o != 0) || (q > 0 && (o < static_cast<int64_t>(offsets[q - 1]) || o > nnz)) ||
-                     (q == rows && o != nnz);
-    if (bad) atomicMin(first, static_cast<unsigned long long>(q));
-  }
+  struct Pair {
+    int64_t before, at;  // offsets[q - 1] (0 at q = 0) and offsets[q]
+  };
+  batched_loop(
+      rows + 1,
+      [&](int64_t q) {
+        return Pair{q > 0 ? static_cast<int64_t>(offsets[q - 1]) : 0, static_cast<int64_t>(offsets[q])};
+      },
+      [&](int64_t q, Pair o) {
+        const bool bad =
+            (q == 0 && o.at != 0) || (q > 0 && (o.at < o.before || o.at > nnz)) || (q == rows && o.at != nnz);
+        if (bad) atomicMin(first, static_cast<unsigned long long>(q));
+      });
 }
 
 int64_t read_index(const void* array, sddmm_index_type_t type, int64_t i, cudaStream_t stream) {
@@ -49,11 +57,18 @@ int64_t read_index(const void* array, sddmm_index_type_t type, int64_t i, cudaSt
 template <typename In>
 __global__ void check_rows_kernel(const In* rows, int64_t n, int64_t bound, unsigned long long* first,
                                   unsigned long long* in_order) {
-  SDDMM_GRID_STRIDE(p, n) {
-    const int64_t v = rows[p];
-    if (v < 0 || v >= bound) atomicMin(first, static_cast<unsigned long long>(p));
-    if (p > 0 && v < static_cast<int64_t>(rows[p - 1])) *in_order = 0;
-  }
+  struct Pair {
+    int64_t before, at;  // rows[p - 1] (rows[0] at p = 0) and rows[p]
+  };
+  batched_loop(
+      n,
+      [&](int64_t p) {
+        return Pair{static_cast<int64_t>(rows[p > 0 ? p - 1 : 0]), static_cast<int64_t>(rows[p])};
+      },
+      [&](int64_t p, Pair v) {
+        if (v.at < 0 || v.at >= bound) atomicMin(first, static_cast<unsigned long long>(p));
+        if (v.at < v.before) *in_order = 0;
+      });
 }
 
 [[noreturn]] void fail_index(const char* name, const void* indices, sddmm_index_type_t type, int64_t p, int64_t bound,

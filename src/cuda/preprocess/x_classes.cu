@@ -34,10 +34,13 @@ __global__ void column_class_counts_kernel(const int64_t* col_offsets, int64_t c
 
 template <typename I>
 __global__ void entry_classes_kernel(const I* entry_col, int64_t nnz, const int64_t* col_offsets, uint8_t* classes) {
-  SDDMM_GRID_STRIDE(e, nnz) {
-    const int64_t col = static_cast<int64_t>(entry_col[e]);
-    classes[e] = static_cast<uint8_t>(count_class(col_offsets[col + 1] - col_offsets[col]));
-  }
+  batched_loop(
+      nnz,
+      [&](int64_t e) {
+        const int64_t col = static_cast<int64_t>(entry_col[e]);
+        return col_offsets[col + 1] - col_offsets[col];
+      },
+      [&](int64_t e, int64_t count) { classes[e] = static_cast<uint8_t>(count_class(count)); });
 }
 
 }  // namespace
@@ -65,7 +68,7 @@ template <typename I>
 void queue_entry_x_classes(const int64_t* col_offsets, const I* entry_col, int64_t nnz, uint8_t* classes,
                            cudaStream_t stream) {
   if (nnz == 0) return;
-  entry_classes_kernel<<<preprocess_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_col, nnz, col_offsets, classes);
+  entry_classes_kernel<<<batched_blocks(nnz), kPreprocessThreads, 0, stream>>>(entry_col, nnz, col_offsets, classes);
   check_launch("entry_classes_kernel");
 }
 
