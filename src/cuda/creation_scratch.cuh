@@ -7,7 +7,7 @@
 // up to a bound comes from a pool the library keeps per device, which holds at most that bound
 // between creations; larger scratch is a cudaMalloc as before (a pool that hands such a block back
 // to the driver took 3.5x cudaFree's time at 512 MB). The bound is `creation_pool_bytes` (tuning.hpp:
-// 256 MiB, or 1 % of the device's memory if less; SDDMM_CREATION_POOL_BYTES, 0 turns the pool off).
+// 2 GiB, or 1 % of the device's memory if less; SDDMM_CREATION_POOL_BYTES, 0 turns the pool off).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -620,10 +620,15 @@ struct SlabMinReuse {
 // taken and given back (H200, 2026-11-26, bench/alloc_probe.cpp, median of 31): cudaMalloc +
 // cudaFree 104 / 131 / 198 / 441 us at 4 / 32 / 128 / 512 MB; a pool that keeps its memory 11 /
 // 11 / 14 / 20 us; a pool that gives it back at each synchronisation (the default pool's release
-// threshold of 0) 121 / 131 / 400 / 1541 us, hence cudaMalloc above the bound. 256 MiB covers the
-// scratch of the suite's plans up to about 10M entries (16-28 bytes an entry); 1 % keeps the
-// memory held small on small GPUs. SDDMM_CREATION_POOL_BYTES sets the bound (0: no pool).
-constexpr int64_t kCreationPoolMaxBytes = int64_t{256} << 20;
+// threshold of 0) 121 / 131 / 400 / 1541 us, hence cudaMalloc above the bound. The bound was
+// 256 MiB, the scratch of the suite's plans up to about 10M entries (16-28 bytes an entry); the
+// plans above it gained from a larger one (e98, bench/plan_timer.cpp, one process, 30 rounds of 5
+// creations, median ms against 256 MiB at 512 MiB / 2 GiB): block-diagonal 262144 2.739 -> 2.482 /
+// 2.396, R-MAT s20 2.491 -> 2.424 / 2.321, 300000 x 103000 7.398 -> 6.760 at 2 GiB; the plans under
+// 256 MiB within 3 us. Hence 2 GiB, and 1 % of the device's memory where that is less (1.4 GB on
+// an H200, 0.8 GB on an 80 GB H100), which keeps the memory held small on small GPUs.
+// SDDMM_CREATION_POOL_BYTES sets the bound (0: no pool).
+constexpr int64_t kCreationPoolMaxBytes = int64_t{2} << 30;
 constexpr int64_t kCreationPoolDeviceShare = 100;
 
 // The values as plan creation reads them: the constants above, or the environment variable named
