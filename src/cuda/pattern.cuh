@@ -75,7 +75,6 @@ struct DevicePattern {
   bool sddmm_line_kernel = true;     // SDDMM: K of one 64- or 128-byte line takes the line kernel (tuning.hpp)
   bool sddmm_line_interleave = true;  // ... whose warps take its iterations in turn (tuning.hpp)
   int sddmm_row_shares = -1;         // SDDMM, CUDA cores, whole rows per warp: 1 where allowed, 0 never, -1 by rule
-  int sddmm_entry_turns = 0;        // SDDMM, entry kernel's warps: 0 equal shares, 1 a block's share in turn, 2 all in turn
   int sddmm_sm_blocks = -1;          // SDDMM, entry kernel in blocks of a whole multiprocessor: 1 always, 0 never, -1 by rule
   int sddmm_k_parts = 0;             // SDDMM, launches over parts of K: n >= 1 that many where allowed, 0 by rule
   int64_t l2_bytes = 0;              // the device's L2 (the SDDMM row-share rule: sddmm.cu)

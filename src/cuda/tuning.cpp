@@ -77,11 +77,6 @@ int sddmm_row_shares() { return env_switch("SDDMM_SDDMM_ROW_SHARES"); }
 
 int sddmm_sm_blocks() { return env_switch("SDDMM_SDDMM_SM_BLOCKS"); }
 
-int sddmm_entry_turns() {
-  const int64_t turns = env_count("SDDMM_SDDMM_ENTRY_TURNS", kSddmmEntryTurns);
-  return turns >= 0 && turns <= 2 ? static_cast<int>(turns) : kSddmmEntryTurns;
-}
-
 int sddmm_k_parts() { return static_cast<int>(std::min<int64_t>(env_count("SDDMM_SDDMM_K_PARTS", 0), 64)); }
 
 int spmm_slabs() { return env_switch("SDDMM_SPMM_SLABS"); }

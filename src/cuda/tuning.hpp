@@ -127,13 +127,6 @@ constexpr int64_t kSddmmRowSharesMinMeanRow = 100;
 // K geomean 1.007. The rule keeps them at 256. SDDMM_SDDMM_SM_BLOCKS=1 / 0 forces them on / off.
 constexpr bool kSddmmSmBlocksPastL2 = true;
 
-// SDDMM, CUDA cores, the entry kernel (kVector16) where its warps take equal shares: how they walk
-// them. 0: each warp one contiguous share; 1: each block one contiguous share, its warps taking
-// that share's iterations in turn (sddmm_kernel.cuh, block_turns), so that a multiprocessor's
-// gathers in flight are a band of neighbouring rows; 2: all warps of a one-wave grid in turn
-// (warp_turns, as the line kernel's). SDDMM_SDDMM_ENTRY_TURNS sets it. Not yet measured.
-constexpr int kSddmmEntryTurns = 0;
-
 // SDDMM, float32 output, the entry kernel's vector path: the call as launches over equal parts of
 // K (sddmm/k_parts_rule.hpp; sddmm.cu, run_k_parts), the first storing each entry's sum over its
 // part, the middle ones adding theirs, the last adding its own and scaling by A's value, where X2
@@ -660,7 +653,6 @@ bool sddmm_line_kernel();  // SDDMM_SDDMM_LINE_KERNEL
 bool sddmm_line_interleave();  // SDDMM_SDDMM_LINE_INTERLEAVE
 int sddmm_row_shares();    // SDDMM_SDDMM_ROW_SHARES: 1 or 0 when set so, else -1 (the rule)
 int sddmm_sm_blocks();     // SDDMM_SDDMM_SM_BLOCKS: 1 or 0 when set so, else -1 (the rule)
-int sddmm_entry_turns();   // SDDMM_SDDMM_ENTRY_TURNS: 0, 1 or 2 (kSddmmEntryTurns)
 int sddmm_k_parts();       // SDDMM_SDDMM_K_PARTS: the launches over parts of K when set >= 1, else 0 (the rule)
 int sddmm_panels();        // SDDMM_SDDMM_PANELS: 1 or 0 when set so, else -1 (the rule)
 double sddmm_panel_min_reuse();  // SDDMM_SDDMM_PANEL_REUSE

@@ -108,24 +108,6 @@ TEST_SUITE("gpu") {
     check_sddmm_suite_and_graphs();
   }
 
-  TEST_CASE("gpu: the SDDMM entry kernel's warps in turn, by block and over the launch (suite cases and real graphs)") {
-    // By default the entry kernel's warps take contiguous shares (tuning.hpp, kSddmmEntryTurns);
-    // these overrides have each block's warps take its share's iterations in turn (1), then every
-    // warp of a one-wave grid the launch's (2): shares that end inside a round, blocks of many
-    // waves with a round of work or none, whole-multiprocessor blocks, halves of K.
-    const ScopedEnv grid_waves("SDDMM_SDDMM_GRID_WAVES", "64");
-    const ScopedEnv wave_products("SDDMM_SDDMM_WAVE_PRODUCTS", "0");
-    for (const char* turns : {"1", "2"}) {
-      CAPTURE(turns);
-      const ScopedEnv entry_turns("SDDMM_SDDMM_ENTRY_TURNS", turns);
-      check_sddmm_suite_and_graphs();
-      const ScopedEnv sm_blocks("SDDMM_SDDMM_SM_BLOCKS", "1");
-      check_sddmm_suite_and_graphs();
-      const ScopedEnv k_halves("SDDMM_SDDMM_K_PARTS", "2");
-      check_sddmm_suite_and_graphs();
-    }
-  }
-
   TEST_CASE("gpu: SDDMM by launches over parts of K wherever a call allows (suite cases and real graphs)") {
     // By default only calls whose X2 exceeds the L2 take parts of K (sddmm/k_parts_rule.hpp),
     // which no case here does; this override takes halves, then quarters, on every

@@ -558,7 +558,6 @@ DevicePattern<T, I> build_pattern(const MatrixInfo& info, const SparseInput& inp
   p.sddmm_line_interleave = sddmm_line_interleave();
   p.sddmm_row_shares = sddmm_row_shares();
   p.sddmm_sm_blocks = sddmm_sm_blocks();
-  p.sddmm_entry_turns = sddmm_entry_turns();
   p.sddmm_k_parts = sddmm_k_parts();
   p.allow_tf32 = (info.flags & SDDMM_CREATE_ALLOW_TF32) != 0;
   p.wgmma_squares = kHaveHopperKernels && sizeof(T) == 2 && tensor_wgmma_squares() && is_sm90(info.device_id);

@@ -25,7 +25,6 @@ struct SddmmChoice {
   bool tensor;      // the plan's dense units go to the tensor-core kernel, the other entries to `kernel`
   bool row_shares;  // each warp of `kernel` takes whole rows (SddmmArgs::row_offsets), not an equal share
   bool interleaved;  // the warps of `kernel` take its iterations in turn (SddmmArgs::interleaved)
-  bool block_turns;  // each block of `kernel` one share, its warps that share's iterations in turn
   bool sm_blocks;    // kVector16 in blocks of a whole multiprocessor (SddmmSmBlockConfig), float32 only
   int k_parts;       // kVector16 as this many launches over equal parts of K (run_k_parts), float32 output only
 };
@@ -164,11 +163,7 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
   const bool row_shares =
       rows_even_enough && (a.sddmm_row_shares == 1 || (a.sddmm_row_shares < 0 && gathers_past_l2 && long_rows));
   const bool line = kernel == SddmmKernel::kLine64 || kernel == SddmmKernel::kLine128;
-  // The entry kernel's warps in turn: SDDMM_SDDMM_ENTRY_TURNS (an experiment; tuning.hpp).
-  const bool entry_turns = kernel == SddmmKernel::kVector16 && !row_shares;
-  const bool interleaved = (line && !row_shares && a.sddmm_line_interleave && k <= kSddmmLineInterleaveMaxK) ||
-                           (entry_turns && a.sddmm_entry_turns == 2);
-  const bool block_turns = entry_turns && a.sddmm_entry_turns == 1;
+  const bool interleaved = line && !row_shares && a.sddmm_line_interleave && k <= kSddmmLineInterleaveMaxK;
   const bool sm_blocks = has_sm_blocks<P>() && kernel == SddmmKernel::kVector16 &&
                          (a.sddmm_sm_blocks == 1 ||
                           (a.sddmm_sm_blocks < 0 && kSddmmSmBlocksPastL2 && gathers_past_l2 && !row_shares));
@@ -176,7 +171,7 @@ SddmmChoice choose_sddmm_kernel(const DevicePattern<typename P::Value, I>& a, co
                         ? sddmm_k_parts(k, a.cols * k * int64_t{sizeof(F)}, a.l2_bytes, a.sddmm_k_parts)
                         : 1;
   const int k_parts = parts > 1 && k % (parts * kVec) == 0 ? parts : 1;
-  return {kernel, group, tensor, row_shares, interleaved, block_turns, sm_blocks, k_parts};
+  return {kernel, group, tensor, row_shares, interleaved, sm_blocks, k_parts};
 }
 
 // Waves of `resident` blocks, from 1 to max_waves, that give each block at least warps x
@@ -450,8 +445,6 @@ void run_k_parts(const DevicePattern<typename P::Value, I>& a, const DenseView& 
   args.group = choice.group;
   args.row_offsets = choice.row_shares ? a.row_offsets.get() : nullptr;
   args.rows = choice.row_shares ? a.rows : 0;
-  args.interleaved = choice.interleaved;
-  args.block_turns = choice.block_turns;
   for (int part = 0; part < parts; ++part) {
     args.x1 = static_cast<const F*>(x1.data) + part * width * x1.col_stride();
     args.x2 = static_cast<const F*>(x2.data) + part * width * x2.row_stride();
@@ -498,7 +491,6 @@ void run_typed(const DevicePattern<typename P::Value, I>& a, const DenseView& x1
   }
   args.group = choice.group;
   args.interleaved = choice.interleaved;
-  args.block_turns = choice.block_turns;
   if (choice.row_shares) {
     args.row_offsets = a.row_offsets.get();
     args.rows = a.rows;

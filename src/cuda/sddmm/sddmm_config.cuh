@@ -286,9 +286,6 @@ struct SddmmArgs {
   // Or the warps take the launch's iterations in turn (warp_turns), the grid one wave of resident
   // blocks: the line kernel's at K <= 32 (sddmm.cu).
   bool interleaved = false;
-  // Or each block takes one contiguous share and its warps take that share's iterations in turn
-  // (block_turns): the entry kernel's, where sddmm.cu says so.
-  bool block_turns = false;
   // The line kernel with 32-bit plan indices: bytes from one X1 row to the next and from one X2
   // column to the next (sddmm.cu takes that kernel only where both fit 32 bits). A line's address
   // is then one 32 x 32 -> 64-bit multiply-add (sddmm_line_kernel.cuh).

@@ -104,23 +104,6 @@ __device__ __forceinline__ WarpShare<E> warp_turns(E nnz, E per_warp) {
   return {warp * per_warp, nnz, warps * per_warp};
 }
 
-// A block's warps taking the iterations of the block's contiguous share in turn
-// (SddmmArgs::block_turns): the block's share is whole rounds of (warps in the block) x per_warp
-// entries, and warp w takes entry rounds' w-th iteration. The entries in flight on a
-// multiprocessor are then one band of a few rows, a round wide, instead of one entry of each of
-// its warps' shares, rows apart: where neighbouring rows share columns (clustered graphs), the
-// band's gathers find them in L1. Each iteration is another row for the group, which loads its X1
-// row again (from L1: the block's warps are on the same rows).
-template <typename E>
-__device__ __forceinline__ WarpShare<E> block_turns(E nnz, E per_warp) {
-  const E warps = blockDim.x / 32;
-  const E round = warps * per_warp;
-  const E share = ((nnz + gridDim.x - 1) / gridDim.x + round - 1) / round * round;
-  const E begin = E(blockIdx.x) * share;
-  const E end = begin + share < nnz ? begin + share : nnz;
-  return {begin + E(threadIdx.x / 32) * per_warp, end, round};
-}
-
 // This warp's entries when warps take whole rows (SddmmArgs::row_offsets): rows [r(w), r(w + 1)) of
 // an even split, r(w) = w * (rows / warps) + min(w, rows % warps). In row order the warps then
 // start their rows together and, rows of similar length sorted by column, reach shared columns of
@@ -141,13 +124,11 @@ __device__ __forceinline__ WarpShare<E> warp_rows_share(const int64_t* row_offse
 }
 
 // The launch's share for this warp: whole rows where the arguments give the row offsets, the
-// iterations in turn where they say interleaved, a block's share in turn where they say
-// block_turns, else an equal share of the entries.
+// iterations in turn where they say interleaved, else an equal share of the entries.
 template <typename P, typename I, typename E>
 __device__ __forceinline__ WarpShare<E> launch_share(const SddmmArgs<P, I>& a, E nnz, E per_warp) {
   if (a.row_offsets != nullptr) return warp_rows_share<E>(a.row_offsets, a.rows, per_warp);
-  if (a.interleaved) return warp_turns(nnz, per_warp);
-  return a.block_turns ? block_turns(nnz, per_warp) : warp_share(nnz, per_warp);
+  return a.interleaved ? warp_turns(nnz, per_warp) : warp_share(nnz, per_warp);
 }
 
 template <typename Config, typename I>
