@@ -375,6 +375,17 @@ struct SddmmTensorConfig {
   static constexpr int kMinBlocksPerSm = kArith == TensorArithmetic::kTf32Split ? 3
                                          : kSlices == 1 && sizeof(Feature) == 2 ? 5
                                                                                 : 4;
+  // Entries each lane of a warp loads (place, output position, value) before it stores any, when it
+  // writes its unit out (write_unit_entries): up to 1024 entries a unit, 32 x 8 a round trip. 8
+  // against 4 and 1 (the loop before; H200, 2026-12-04, e106, side by side, two rounds, us, 1 / 4 /
+  // 8): block-diagonal float32 K = 32 232.4 / 124.1 / 105.6, K = 256 350.0 / 251.8 / 233.5, float16
+  // K = 32 147.9 / 76.9 / 66.0; banded float32 K = 128 530.4 / 481.4 / 463.5, float16 K = 32 166.2
+  // / 129.0 / 117.9; geomean time over 1, 18 cells (3 matrices, float32 / float16, K = 32 / 128 /
+  // 256): 0.802 with 4, 0.758 with 8.
+  // 8 spills 20-36 bytes in half of the 48-register one-slice 16-bit builds (K = 32 / 64; 4 at most
+  // 8, the loop before 4-16) and was still faster there but on uniform-8000-6.4M float16 K = 32
+  // (85.8 / 63.6 / 64.6).
+  static constexpr int kEntryBatch = 8;
   static_assert(kK == 32 || kK == 64 || kK == 128 || kK == 256, "K = 32, 64, 128 or 256");
   static_assert(kRowBytes % kSliceBytes == 0 && kSliceBytes % kStepBytes == 0, "whole slices of whole steps");
   static_assert((kPitchBytes / 16) % 2 == 1, "an odd number of 16-byte pieces per staged row");
